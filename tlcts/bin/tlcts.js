@@ -1,0 +1,35 @@
+#!/usr/bin/env node
+// tlcts: the TLC-compatible TLA+ model checker. Usage: tlcts SPEC.tla -config SPEC.cfg [flags]
+// This launcher runs the compiled CLI (dist/tlcts/src/cli.js). If it has not been built yet, it
+// builds it once with the project's own TypeScript compiler, or says what to run.
+// Contract with cli.ts: it exports `main(argv: string[]): number | Promise<number>` (the exit code)
+// and does not run itself when imported; a cli.js without `main` is assumed to run on import.
+import { existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const cli = join(root, 'dist', 'tlcts', 'src', 'cli.js');
+
+if (!existsSync(cli)) {
+  const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+  if (!existsSync(tsc)) {
+    console.error(`tlcts: not built yet. In ${root} run:\n\n    npm ci && npm run build\n`);
+    process.exit(255);
+  }
+  console.error('tlcts: first run, building (npm run build) ...');
+  spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.json')], { stdio: 'inherit' });
+  if (!existsSync(cli)) {
+    console.error(
+      `tlcts: the build did not produce ${cli} (is there a tlcts/src/cli.ts? any tsc errors are above).`,
+    );
+    process.exit(255);
+  }
+}
+
+const mod = await import(pathToFileURL(cli).href);
+if (typeof mod.main === 'function') {
+  const code = await mod.main(process.argv.slice(2));
+  if (typeof code === 'number') process.exitCode = code;
+}

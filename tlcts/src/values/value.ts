@@ -1,0 +1,675 @@
+/**
+ * TLA+ values with TLC's semantics.
+ *
+ * Booleans, integers and strings are JS primitives; everything else is an immutable object.
+ * Functions have one canonical representation per value (a function on 1..n is a Tuple, a non-empty
+ * function on strings is a Record, anything else a Fcn), so equal values hash alike.
+ */
+import { EvalError } from './errors.js';
+
+export type Value = boolean | number | string | ModelValue | SetValue | FcnValue;
+
+export const enum Kind {
+  Bool = 0,
+  Int = 1,
+  Str = 2,
+  Model = 3,
+  Set = 4,
+  Fcn = 5,
+}
+
+export function kindOf(v: Value): Kind {
+  switch (typeof v) {
+    case 'boolean':
+      return Kind.Bool;
+    case 'number':
+      return Kind.Int;
+    case 'string':
+      return Kind.Str;
+    default:
+      return v.kind;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Fingerprints: two 32-bit lanes (64 bits) mixed with Math.imul, cached on composite values.
+
+let h1 = 0;
+let h2 = 0;
+
+function mix(word: number): void {
+  let k = Math.imul(word, 0xcc9e2d51);
+  k = (k << 15) | (k >>> 17);
+  k = Math.imul(k, 0x1b873593);
+  h1 ^= k;
+  h1 = (h1 << 13) | (h1 >>> 19);
+  h1 = (Math.imul(h1, 5) + 0xe6546b64) | 0;
+  let j = Math.imul(word ^ 0x5bd1e995, 0x85ebca6b);
+  j = (j << 17) | (j >>> 15);
+  j = Math.imul(j, 0xc2b2ae35);
+  h2 ^= j;
+  h2 = (h2 << 11) | (h2 >>> 21);
+  h2 = (Math.imul(h2, 9) + 0x7fb5b1a3) | 0;
+}
+
+function finish(): void {
+  h1 ^= h1 >>> 16;
+  h1 = Math.imul(h1, 0x85ebca6b);
+  h1 ^= h1 >>> 13;
+  h2 ^= h2 >>> 15;
+  h2 = Math.imul(h2, 0xc2b2ae35);
+  h2 ^= h2 >>> 16;
+}
+
+const stringHashes = new Map<string, [number, number]>();
+
+function mixString(s: string): void {
+  let cached = stringHashes.get(s);
+  if (!cached) {
+    const s1 = h1;
+    const s2 = h2;
+    h1 = 0x3c6ef372;
+    h2 = 0x1f83d9ab;
+    mix(s.length);
+    for (let i = 0; i < s.length; i++) mix(s.charCodeAt(i));
+    finish();
+    cached = [h1, h2];
+    if (stringHashes.size < 1_000_000) stringHashes.set(s, cached);
+    h1 = s1;
+    h2 = s2;
+  }
+  mix(cached[0]);
+  mix(cached[1]);
+}
+
+/** Mixes v into the running hash. */
+export function mixValue(v: Value): void {
+  switch (typeof v) {
+    case 'boolean':
+      mix(v ? 0x7001 : 0x7000);
+      return;
+    case 'number':
+      mix(0x7002);
+      mix(v | 0);
+      return;
+    case 'string':
+      mix(0x7003);
+      mixString(v);
+      return;
+    default: {
+      const [a, b] = v.fingerprint();
+      mix(a);
+      mix(b);
+    }
+  }
+}
+
+/** Fingerprint of a sequence of values (a state): [hi, lo] as two int32. */
+export function fingerprintValues(vs: readonly Value[]): [number, number] {
+  h1 = 0x9e3779b9;
+  h2 = 0x7f4a7c15;
+  for (let i = 0; i < vs.length; i++) mixValue(vs[i]!);
+  finish();
+  return [h1, h2];
+}
+
+function hashComposite(tag: number, body: () => void): [number, number] {
+  const s1 = h1;
+  const s2 = h2;
+  h1 = 0x243f6a88 ^ tag;
+  h2 = 0x85a308d3 ^ tag;
+  body();
+  finish();
+  const r: [number, number] = [h1, h2];
+  h1 = s1;
+  h2 = s2;
+  return r;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Model values
+
+export class ModelValue {
+  readonly kind = Kind.Model;
+  private fp?: [number, number];
+  constructor(
+    readonly name: string,
+    readonly index: number,
+  ) {}
+  fingerprint(): [number, number] {
+    return (this.fp ??= hashComposite(3, () => mixString(this.name)));
+  }
+}
+
+const modelValues = new Map<string, ModelValue>();
+/** The model value named `name`; one object per name. */
+export function modelValue(name: string): ModelValue {
+  let mv = modelValues.get(name);
+  if (!mv) {
+    mv = new ModelValue(name, modelValues.size);
+    modelValues.set(name, mv);
+  }
+  return mv;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Ordering and equality
+
+/** String order: TLC orders strings by their UTF-16 code units (Java String.compareTo). */
+function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * TLC's total order on comparable values, used to normalize sets. Values of different kinds are
+ * incomparable (an error), except that a model value is unequal to, and ordered after, anything else.
+ */
+export function compare(a: Value, b: Value): number {
+  if (a === b) return 0;
+  const ka = kindOf(a);
+  const kb = kindOf(b);
+  if (ka !== kb) {
+    if (ka === Kind.Model || kb === Kind.Model) return ka === Kind.Model ? 1 : -1;
+    // Different kinds in one set: order by kind, as TLC does when normalizing a heterogeneous set.
+    return ka - kb;
+  }
+  switch (ka) {
+    case Kind.Bool:
+      return a ? 1 : -1;
+    case Kind.Int:
+      return (a as number) - (b as number);
+    case Kind.Str:
+      return compareStrings(a as string, b as string);
+    case Kind.Model:
+      return (a as ModelValue).index - (b as ModelValue).index;
+    case Kind.Set:
+      return compareSets(a as SetValue, b as SetValue);
+    case Kind.Fcn:
+      return compareFcns(a as FcnValue, b as FcnValue);
+  }
+}
+
+function compareSets(a: SetValue, b: SetValue): number {
+  const x = a.normalized().elems;
+  const y = b.normalized().elems;
+  if (x.length !== y.length) return x.length - y.length;
+  for (let i = 0; i < x.length; i++) {
+    const c = compare(x[i]!, y[i]!);
+    if (c !== 0) return c;
+  }
+  return 0;
+}
+
+function compareFcns(a: FcnValue, b: FcnValue): number {
+  const fa = a.materialize();
+  const fb = b.materialize();
+  const n = fa.size();
+  if (n !== fb.size()) return n - fb.size();
+  for (let i = 0; i < n; i++) {
+    const c = compare(fa.keyAt(i), fb.keyAt(i));
+    if (c !== 0) return c;
+  }
+  for (let i = 0; i < n; i++) {
+    const c = compare(fa.valAt(i), fb.valAt(i));
+    if (c !== 0) return c;
+  }
+  return 0;
+}
+
+const KIND_NAMES = ['boolean', 'integer', 'string', 'model value', 'set', 'function'];
+
+/** TLA+ equality with TLC's errors for values that cannot be compared. */
+export function equals(a: Value, b: Value): boolean {
+  if (a === b) return true;
+  const ta = typeof a;
+  if (ta !== 'object' && ta === typeof b) return false;
+  const ka = kindOf(a);
+  const kb = kindOf(b);
+  if (ka !== kb) {
+    if (ka === Kind.Model || kb === Kind.Model) return false;
+    throw new EvalError(
+      `Attempted to check equality of ${KIND_NAMES[ka]} ${show(a)} with non-${KIND_NAMES[ka]}:\n${show(b)}`,
+    );
+  }
+  if (ka === Kind.Model) return false;
+  const fa = (a as SetValue | FcnValue).fingerprint();
+  const fb = (b as SetValue | FcnValue).fingerprint();
+  if (fa[0] !== fb[0] || fa[1] !== fb[1]) return false;
+  return compare(a, b) === 0;
+}
+
+/** Set membership order key check: binary search in sorted elements. */
+function searchSorted(elems: readonly Value[], v: Value): number {
+  let lo = 0;
+  let hi = elems.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const c = compare(elems[mid]!, v);
+    if (c === 0) return mid;
+    if (c < 0) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -(lo + 1);
+}
+
+function checkComparable(elems: readonly Value[], v: Value): void {
+  if (elems.length === 0) return;
+  const k = kindOf(v);
+  if (k === Kind.Model) return;
+  const e = elems[0]!;
+  const ke = kindOf(e);
+  if (ke !== k && ke !== Kind.Model) {
+    throw new EvalError(`Attempted to check equality of ${KIND_NAMES[k]} ${show(v)} with non-${KIND_NAMES[k]}:\n${show(e)}`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Sets
+
+export abstract class SetValue {
+  readonly kind = Kind.Set;
+  private fp?: [number, number];
+  abstract has(v: Value): boolean;
+  abstract isFinite(): boolean;
+  /** Number of elements; throws for an infinite set. */
+  size(): number {
+    return this.normalized().elems.length;
+  }
+  /** Elements in TLC's enumeration order; throws for a set that cannot be enumerated. */
+  abstract forEach(fn: (v: Value) => void | boolean): void;
+  /** The set as a sorted, duplicate-free enumeration. */
+  abstract normalized(): FiniteSet;
+  /** A short description used in errors, in TLA+ syntax. */
+  abstract describe(): string;
+  fingerprint(): [number, number] {
+    if (!this.fp) {
+      const n = this.normalized();
+      this.fp = hashComposite(4, () => {
+        mix(n.elems.length);
+        for (const e of n.elems) mixValue(e);
+      });
+    }
+    return this.fp;
+  }
+  toArray(): Value[] {
+    const out: Value[] = [];
+    this.forEach((v) => {
+      out.push(v);
+    });
+    return out;
+  }
+}
+
+export class FiniteSet extends SetValue {
+  /** Sorted by `compare`, without duplicates. */
+  constructor(readonly elems: readonly Value[]) {
+    super();
+  }
+  has(v: Value): boolean {
+    checkComparable(this.elems, v);
+    return searchSorted(this.elems, v) >= 0;
+  }
+  isFinite(): boolean {
+    return true;
+  }
+  override size(): number {
+    return this.elems.length;
+  }
+  forEach(fn: (v: Value) => void | boolean): void {
+    for (const e of this.elems) if (fn(e) === false) return;
+  }
+  normalized(): FiniteSet {
+    return this;
+  }
+  describe(): string {
+    return show(this);
+  }
+}
+
+export const EMPTY_SET = new FiniteSet([]);
+
+/** Builds a set from elements in any order, with duplicates. */
+export function setOf(elems: Value[]): FiniteSet {
+  if (elems.length <= 1) return elems.length === 0 ? EMPTY_SET : new FiniteSet(elems);
+  elems.sort(compare);
+  let w = 1;
+  for (let i = 1; i < elems.length; i++) {
+    if (compare(elems[i]!, elems[w - 1]!) !== 0) elems[w++] = elems[i]!;
+  }
+  elems.length = w;
+  return new FiniteSet(elems);
+}
+
+export class IntervalSet extends SetValue {
+  private cache?: FiniteSet;
+  constructor(
+    readonly lo: number,
+    readonly hi: number,
+  ) {
+    super();
+  }
+  has(v: Value): boolean {
+    if (typeof v !== 'number') {
+      if (kindOf(v) === Kind.Model) return false;
+      throw new EvalError(`Attempted to check if the value:\n${show(v)}\nis in the integer interval ${this.describe()}`);
+    }
+    return v >= this.lo && v <= this.hi;
+  }
+  isFinite(): boolean {
+    return true;
+  }
+  override size(): number {
+    return Math.max(0, this.hi - this.lo + 1);
+  }
+  forEach(fn: (v: Value) => void | boolean): void {
+    for (let i = this.lo; i <= this.hi; i++) if (fn(i) === false) return;
+  }
+  normalized(): FiniteSet {
+    if (!this.cache) {
+      const out: number[] = [];
+      for (let i = this.lo; i <= this.hi; i++) out.push(i);
+      this.cache = new FiniteSet(out);
+    }
+    return this.cache;
+  }
+  describe(): string {
+    return `${this.lo}..${this.hi}`;
+  }
+}
+
+/** Nat, Int, STRING, Seq(S), filters of infinite sets: membership only. */
+export class InfiniteSet extends SetValue {
+  constructor(
+    readonly name: string,
+    private readonly member: (v: Value) => boolean,
+  ) {
+    super();
+  }
+  has(v: Value): boolean {
+    return this.member(v);
+  }
+  isFinite(): boolean {
+    return false;
+  }
+  forEach(): void {
+    throw new EvalError(`Attempted to enumerate the infinite set ${this.name}.`);
+  }
+  normalized(): FiniteSet {
+    throw new EvalError(`Attempted to enumerate the infinite set ${this.name}.`);
+  }
+  override size(): number {
+    throw new EvalError(`Attempted to compute the number of elements of the infinite set ${this.name}.`);
+  }
+  describe(): string {
+    return this.name;
+  }
+}
+
+/** A set defined by enumeration on demand (SUBSET S, [S -> T], S \X T, record sets, filters). */
+export class LazySet extends SetValue {
+  private cache?: FiniteSet;
+  constructor(
+    readonly name: string,
+    private readonly member: (v: Value) => boolean,
+    private readonly enumerate: (fn: (v: Value) => void | boolean) => void,
+    private readonly count?: () => number,
+    private readonly finite = true,
+  ) {
+    super();
+  }
+  has(v: Value): boolean {
+    return this.member(v);
+  }
+  isFinite(): boolean {
+    return this.finite;
+  }
+  override size(): number {
+    return this.count ? this.count() : this.normalized().elems.length;
+  }
+  forEach(fn: (v: Value) => void | boolean): void {
+    if (this.cache) this.cache.forEach(fn);
+    else this.enumerate(fn);
+  }
+  normalized(): FiniteSet {
+    if (!this.cache) {
+      const out: Value[] = [];
+      this.enumerate((v) => {
+        out.push(v);
+      });
+      this.cache = setOf(out);
+    }
+    return this.cache;
+  }
+  describe(): string {
+    return this.name;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Functions, tuples, records
+
+export abstract class FcnValue {
+  readonly kind = Kind.Fcn;
+  protected fp?: [number, number];
+  /** Applies the function; `undefined` when arg is outside the domain. */
+  abstract get(arg: Value): Value | undefined;
+  abstract domain(): SetValue;
+  /** The function with a finite, explicit domain (sorted keys). */
+  abstract materialize(): ExplicitFcn;
+  fingerprint(): [number, number] {
+    return (this.fp ??= this.materialize().fingerprint());
+  }
+}
+
+/** A function with an explicit finite domain: keys sorted by `compare`. */
+export abstract class ExplicitFcn extends FcnValue {
+  abstract size(): number;
+  abstract keyAt(i: number): Value;
+  abstract valAt(i: number): Value;
+  materialize(): ExplicitFcn {
+    return this;
+  }
+  /** The same domain with the value at sorted index i replaced. */
+  abstract withIndex(i: number, v: Value): ExplicitFcn;
+  abstract indexOf(arg: Value): number;
+  override fingerprint(): [number, number] {
+    if (!this.fp) {
+      this.fp = hashComposite(5, () => {
+        const n = this.size();
+        mix(n);
+        for (let i = 0; i < n; i++) {
+          mixValue(this.keyAt(i));
+          mixValue(this.valAt(i));
+        }
+      });
+    }
+    return this.fp;
+  }
+  get(arg: Value): Value | undefined {
+    const i = this.indexOf(arg);
+    return i < 0 ? undefined : this.valAt(i);
+  }
+}
+
+export class Tuple extends ExplicitFcn {
+  constructor(readonly elems: readonly Value[]) {
+    super();
+  }
+  size(): number {
+    return this.elems.length;
+  }
+  keyAt(i: number): Value {
+    return i + 1;
+  }
+  valAt(i: number): Value {
+    return this.elems[i]!;
+  }
+  indexOf(arg: Value): number {
+    if (typeof arg === 'number') return arg >= 1 && arg <= this.elems.length ? arg - 1 : -1;
+    return -1;
+  }
+  withIndex(i: number, v: Value): ExplicitFcn {
+    const copy = this.elems.slice();
+    copy[i] = v;
+    return new Tuple(copy);
+  }
+  domain(): SetValue {
+    return new IntervalSet(1, this.elems.length);
+  }
+}
+
+export const EMPTY_TUPLE = new Tuple([]);
+
+export class Record extends ExplicitFcn {
+  /** names sorted by string order, non-empty. */
+  constructor(
+    readonly names: readonly string[],
+    readonly vals: readonly Value[],
+  ) {
+    super();
+  }
+  size(): number {
+    return this.names.length;
+  }
+  keyAt(i: number): Value {
+    return this.names[i]!;
+  }
+  valAt(i: number): Value {
+    return this.vals[i]!;
+  }
+  indexOf(arg: Value): number {
+    if (typeof arg !== 'string') return -1;
+    const names = this.names;
+    for (let i = 0; i < names.length; i++) if (names[i] === arg) return i;
+    return -1;
+  }
+  withIndex(i: number, v: Value): ExplicitFcn {
+    const copy = this.vals.slice();
+    copy[i] = v;
+    return new Record(this.names, copy);
+  }
+  domain(): SetValue {
+    return new FiniteSet(this.names);
+  }
+}
+
+export class Fcn extends ExplicitFcn {
+  constructor(
+    readonly keys: readonly Value[],
+    readonly vals: readonly Value[],
+  ) {
+    super();
+  }
+  size(): number {
+    return this.keys.length;
+  }
+  keyAt(i: number): Value {
+    return this.keys[i]!;
+  }
+  valAt(i: number): Value {
+    return this.vals[i]!;
+  }
+  indexOf(arg: Value): number {
+    checkComparable(this.keys, arg);
+    return searchSorted(this.keys, arg);
+  }
+  withIndex(i: number, v: Value): ExplicitFcn {
+    const copy = this.vals.slice();
+    copy[i] = v;
+    return new Fcn(this.keys, copy);
+  }
+  domain(): SetValue {
+    return new FiniteSet(this.keys);
+  }
+}
+
+/** The canonical function for sorted, duplicate-free keys and their values. */
+export function fcnOf(keys: readonly Value[], vals: readonly Value[]): ExplicitFcn {
+  const n = keys.length;
+  if (n === 0) return EMPTY_TUPLE;
+  if (keys[0] === 1 && keys[n - 1] === n && typeof keys[n - 1] === 'number') return new Tuple(vals);
+  if (typeof keys[0] === 'string' && typeof keys[n - 1] === 'string') return new Record(keys as string[], vals);
+  return new Fcn(keys, vals);
+}
+
+/** Builds a function from a map given in any order (keys distinct). */
+export function fcnFromPairs(pairs: [Value, Value][]): ExplicitFcn {
+  pairs.sort((x, y) => compare(x[0], y[0]));
+  return fcnOf(
+    pairs.map((p) => p[0]),
+    pairs.map((p) => p[1]),
+  );
+}
+
+export function recordOf(fields: { name: string; value: Value }[]): ExplicitFcn {
+  return fcnFromPairs(fields.map((f) => [f.name, f.value]));
+}
+
+/** A function evaluated on demand: [x \in S |-> e] over a large or infinite S, recursive definitions. */
+export class LazyFcn extends FcnValue {
+  private readonly cache = new Map<string | number | boolean | object, Value>();
+  private explicit?: ExplicitFcn;
+  constructor(
+    readonly dom: SetValue,
+    private readonly compute: (arg: Value) => Value,
+  ) {
+    super();
+  }
+  get(arg: Value): Value | undefined {
+    if (!this.dom.has(arg)) return undefined;
+    const key = typeof arg === 'object' ? show(arg) : arg;
+    let v = this.cache.get(key);
+    if (v === undefined) {
+      v = this.compute(arg);
+      this.cache.set(key, v);
+    }
+    return v;
+  }
+  domain(): SetValue {
+    return this.dom;
+  }
+  materialize(): ExplicitFcn {
+    if (!this.explicit) {
+      const keys = this.dom.normalized().elems;
+      this.explicit = fcnOf(
+        keys,
+        keys.map((k) => this.get(k)!),
+      );
+    }
+    return this.explicit;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Printing, as TLC prints values
+
+export function show(v: Value): string {
+  switch (typeof v) {
+    case 'boolean':
+      return v ? 'TRUE' : 'FALSE';
+    case 'number':
+      return String(v);
+    case 'string':
+      return JSON.stringify(v);
+  }
+  if (v instanceof ModelValue) return v.name;
+  if (v instanceof SetValue) {
+    if (v instanceof IntervalSet || v instanceof InfiniteSet) return v.describe();
+    if (v instanceof LazySet && !v.isFinite()) return v.describe();
+    return '{' + v.normalized().elems.map(show).join(', ') + '}';
+  }
+  const f = v.materialize();
+  if (f instanceof Tuple) return '<<' + f.elems.map(show).join(', ') + '>>';
+  if (f instanceof Record) return '[' + f.names.map((n, i) => `${n} |-> ${show(f.vals[i]!)}`).join(', ') + ']';
+  const parts: string[] = [];
+  for (let i = 0; i < f.size(); i++) parts.push(`${show(f.keyAt(i))} :> ${show(f.valAt(i))}`);
+  return '(' + parts.join(' @@ ') + ')';
+}
+
+export function isSet(v: Value): v is SetValue {
+  return v instanceof SetValue;
+}
+
+export function isFcn(v: Value): v is FcnValue {
+  return v instanceof FcnValue;
+}
