@@ -132,10 +132,7 @@ function hashComposite(tag: number, body: () => void): [number, number] {
 export class ModelValue {
   readonly kind = Kind.Model;
   private fp?: [number, number];
-  constructor(
-    readonly name: string,
-    readonly index: number,
-  ) {}
+  constructor(readonly name: string) {}
   fingerprint(): [number, number] {
     return (this.fp ??= hashComposite(3, () => mixString(this.name)));
   }
@@ -146,7 +143,8 @@ const modelValues = new Map<string, ModelValue>();
 export function modelValue(name: string): ModelValue {
   let mv = modelValues.get(name);
   if (!mv) {
-    mv = new ModelValue(name, modelValues.size);
+    mv = new ModelValue(name);
+    intern(name);
     modelValues.set(name, mv);
   }
   return mv;
@@ -155,9 +153,28 @@ export function modelValue(name: string): ModelValue {
 // ---------------------------------------------------------------------------------------------------
 // Ordering and equality
 
-/** String order: TLC orders strings by their UTF-16 code units (Java String.compareTo). */
-function compareStrings(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+// TLC orders strings, record fields and model values by when their text was first interned
+// (UniqueString): cfg values first, then the modules' tokens in parse order (see docs/tlc-semantics.md).
+const internIds = new Map<string, number>();
+
+/** Records s in the intern order if it is not there yet; returns its position. */
+export function intern(s: string): number {
+  let id = internIds.get(s);
+  if (id === undefined) {
+    id = internIds.size;
+    internIds.set(s, id);
+  }
+  return id;
+}
+
+/** Starts a new intern order and model-value table (one per model checked in this process). */
+export function resetValueTables(): void {
+  internIds.clear();
+  modelValues.clear();
+}
+
+export function compareStrings(a: string, b: string): number {
+  return a === b ? 0 : intern(a) - intern(b);
 }
 
 /**
@@ -169,9 +186,8 @@ export function compare(a: Value, b: Value): number {
   const ka = kindOf(a);
   const kb = kindOf(b);
   if (ka !== kb) {
-    if (ka === Kind.Model || kb === Kind.Model) return ka === Kind.Model ? 1 : -1;
-    // Different kinds in one set: order by kind, as TLC does when normalizing a heterogeneous set.
-    return ka - kb;
+    if (ka === Kind.Model || kb === Kind.Model) return ka === Kind.Model ? -1 : 1;
+    throw new EvalError(`Attempted to compare ${describeKind(a)} with ${NON_NAMES[ka]}:\n${show(b)}`);
   }
   switch (ka) {
     case Kind.Bool:
@@ -181,7 +197,7 @@ export function compare(a: Value, b: Value): number {
     case Kind.Str:
       return compareStrings(a as string, b as string);
     case Kind.Model:
-      return (a as ModelValue).index - (b as ModelValue).index;
+      return compareStrings((a as ModelValue).name, (b as ModelValue).name);
     case Kind.Set:
       return compareSets(a as SetValue, b as SetValue);
     case Kind.Fcn:
@@ -216,7 +232,22 @@ function compareFcns(a: FcnValue, b: FcnValue): number {
   return 0;
 }
 
-const KIND_NAMES = ['boolean', 'integer', 'string', 'model value', 'set', 'function'];
+const NON_NAMES = ['non-boolean', 'non-integer', 'non-string', 'non-model value', 'the value', 'the value'];
+
+function describeKind(v: Value): string {
+  switch (kindOf(v)) {
+    case Kind.Bool:
+      return `boolean ${show(v)}`;
+    case Kind.Int:
+      return `integer ${show(v)}`;
+    case Kind.Str:
+      return `string ${show(v)}`;
+    case Kind.Set:
+      return `the set ${show(v)}`;
+    default:
+      return v instanceof Record ? `record:\n${show(v)}\n` : `the function ${show(v)}`;
+  }
+}
 
 /** TLA+ equality with TLC's errors for values that cannot be compared. */
 export function equals(a: Value, b: Value): boolean {
@@ -227,9 +258,7 @@ export function equals(a: Value, b: Value): boolean {
   const kb = kindOf(b);
   if (ka !== kb) {
     if (ka === Kind.Model || kb === Kind.Model) return false;
-    throw new EvalError(
-      `Attempted to check equality of ${KIND_NAMES[ka]} ${show(a)} with non-${KIND_NAMES[ka]}:\n${show(b)}`,
-    );
+    throw new EvalError(`Attempted to check equality of ${describeKind(a)} with ${NON_NAMES[ka]}:\n${show(b)}`);
   }
   if (ka === Kind.Model) return false;
   const fa = (a as SetValue | FcnValue).fingerprint();
@@ -252,15 +281,11 @@ function searchSorted(elems: readonly Value[], v: Value): number {
   return -(lo + 1);
 }
 
+/** Membership compares v with the elements: values of another kind are an error, as in TLC. */
 function checkComparable(elems: readonly Value[], v: Value): void {
-  if (elems.length === 0) return;
-  const k = kindOf(v);
-  if (k === Kind.Model) return;
-  const e = elems[0]!;
-  const ke = kindOf(e);
-  if (ke !== k && ke !== Kind.Model) {
-    throw new EvalError(`Attempted to check equality of ${KIND_NAMES[k]} ${show(v)} with non-${KIND_NAMES[k]}:\n${show(e)}`);
-  }
+  if (elems.length === 0 || kindOf(v) === Kind.Model) return;
+  const e = elems[elems.length - 1]!;
+  if (kindOf(e) !== Kind.Model) equals(v, e);
 }
 
 // ---------------------------------------------------------------------------------------------------

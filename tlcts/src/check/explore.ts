@@ -1,0 +1,455 @@
+/** Breadth-first model checking with TLC's counting rules (see docs/tlc-semantics.md §1–2). */
+import { FcnValue, SetValue, fcnFromPairs, fingerprintValues, setOf, type Value } from '../values/value.js';
+import { EvalError } from '../values/errors.js';
+import { TlaError } from '../errors.js';
+import type { Ctx } from '../eval/runtime.js';
+import { Frame, ROOT_FRAME } from '../eval/runtime.js';
+import type { ActionLabel } from '../eval/compiler.js';
+import { FingerprintSet, IntColumn } from './fpset.js';
+import type { Model } from './model.js';
+
+export type Verdict =
+  | 'success'
+  | 'invariant violated'
+  | 'property violated'
+  | 'deadlock'
+  | 'evaluation error'
+  | 'assumption false'
+  | 'properties not checked';
+
+export interface StepLabel {
+  name: string;
+  /** The action's parameters and their values, in parameter order. */
+  params: [string, Value][];
+  loc?: ActionLabel['def']['loc'];
+}
+
+export interface TraceState {
+  state: Value[];
+  /** The action that led here; absent for an initial state. */
+  action?: StepLabel;
+}
+
+export interface CheckResult {
+  verdict: Verdict;
+  exitCode: number;
+  /** TLC's error text, e.g. `Invariant Inv is violated.` */
+  message?: string;
+  violated?: string;
+  propertyKind?: 'action' | 'temporal';
+  distinctStates: number | null;
+  generatedStates: number | null;
+  statesLeftOnQueue: number | null;
+  depth: number | null;
+  trace?: TraceState[];
+  /** Evaluation errors: where the error occurred. */
+  location?: string;
+  unchecked: string[];
+  seconds: number;
+}
+
+export interface ExploreOptions {
+  /** Called with TLC's progress line every `progressSeconds`. */
+  progress?: (line: string) => void;
+  progressSeconds?: number;
+  /** Called once per transition explored (from, to, label); enables label capture. */
+  onEdge?: (from: number, to: number, label: StepLabel) => void;
+  /** Called once per distinct state, with its id. */
+  onState?: (id: number, state: Value[], initial: boolean) => void;
+  /** Stop after this BFS depth (simulation-like bound for huge models). */
+  maxDepth?: number;
+}
+
+class Stop {
+  constructor(readonly result: Partial<CheckResult> & { traceTo?: number; extra?: TraceState }) {}
+}
+
+export class Explorer {
+  private readonly fps = new FingerprintSet();
+  private readonly parent = new IntColumn();
+  private readonly fpHi = new IntColumn();
+  private readonly fpLo = new IntColumn();
+  private generated = 0;
+  private maxLevel = 0;
+  private readonly queue: { id: number; level: number; s: Value[] }[] = [];
+  private head = 0;
+  private readonly n: number;
+
+  constructor(
+    private readonly model: Model,
+    private readonly opts: ExploreOptions = {},
+  ) {
+    this.n = model.vars.length;
+    if (opts.onEdge) model.compiler.captureLabels = true;
+  }
+
+  get distinct(): number {
+    return this.fps.size;
+  }
+
+  /** Bytes used by the fingerprint set and per-state columns (the queue's states excluded). */
+  get indexBytes(): number {
+    return this.fps.bytes + this.parent.bytes + this.fpHi.bytes + this.fpLo.bytes;
+  }
+
+  fingerprint(s: Value[]): [number, number] {
+    const m = this.model;
+    if (m.view) return fingerprintValues([m.view(s)]);
+    if (m.symmetry) {
+      let best = fingerprintValues(s);
+      for (const perm of m.symmetry) {
+        const fp = fingerprintValues(s.map((v) => permute(v, perm)));
+        if (fp[0] < best[0] || (fp[0] === best[0] && fp[1] < best[1])) best = fp;
+      }
+      return best;
+    }
+    return fingerprintValues(s);
+  }
+
+  run(): CheckResult {
+    const start = Date.now();
+    const m = this.model;
+    const base = { unchecked: m.unchecked };
+    for (const a of m.assumptions) {
+      let ok: boolean;
+      try {
+        ok = a.check();
+      } catch (err) {
+        if (!(err instanceof EvalError)) throw err;
+        return this.finish(start, {
+          verdict: 'assumption false',
+          exitCode: 10,
+          message: `Evaluating assumption ${a.loc} failed.\n${err.message}`,
+          ...nullStats,
+          ...base,
+        });
+      }
+      if (!ok) {
+        return this.finish(start, {
+          verdict: 'assumption false',
+          exitCode: 10,
+          message: `Assumption ${a.loc} is false.`,
+          ...nullStats,
+          ...base,
+        });
+      }
+    }
+    try {
+      this.initialStates();
+      this.search(start);
+    } catch (err) {
+      if (err instanceof Stop) return this.finish(start, this.stopResult(err));
+      if (err instanceof EvalError) {
+        return this.finish(start, this.stopResult(new Stop({ verdict: 'evaluation error', exitCode: err.exitCode, message: err.message, location: err.location })));
+      }
+      throw err;
+    }
+    const unchecked = m.unchecked.length > 0;
+    return this.finish(start, {
+      verdict: unchecked ? 'properties not checked' : 'success',
+      exitCode: unchecked ? 13 : 0,
+      ...(unchecked ? { message: `Temporal properties not checked by this checker: ${m.unchecked.join(', ')}.` } : {}),
+      ...this.stats(),
+      ...base,
+    });
+  }
+
+  private current: { id: number; s: Value[] } | null = null;
+
+  private stats(): Pick<CheckResult, 'distinctStates' | 'generatedStates' | 'statesLeftOnQueue' | 'depth'> {
+    return {
+      distinctStates: this.fps.size,
+      generatedStates: this.generated,
+      statesLeftOnQueue: this.queue.length - this.head,
+      depth: this.generated === 0 ? 0 : Math.max(1, this.maxLevel),
+    };
+  }
+
+  private finish(start: number, r: Omit<CheckResult, 'seconds'>): CheckResult {
+    return { ...r, seconds: (Date.now() - start) / 1000 };
+  }
+
+  private stopResult(stop: Stop): Omit<CheckResult, 'seconds'> {
+    const r = stop.result;
+    const { traceTo, extra, ...rest } = r;
+    let trace: TraceState[] | undefined;
+    if (traceTo !== undefined && traceTo >= 0) trace = this.trace(traceTo);
+    else if (this.current) trace = this.trace(this.current.id);
+    if (extra) trace = [...(trace ?? []), this.labelFinal(trace, extra)];
+    const noStats = r.verdict === 'invariant violated' && this.current === null && r.distinctStates === null;
+    return {
+      verdict: r.verdict!,
+      exitCode: r.exitCode!,
+      ...rest,
+      ...(noStats ? nullStats : this.stats()),
+      unchecked: this.model.unchecked,
+      ...(trace ? { trace } : {}),
+    } as Omit<CheckResult, 'seconds'>;
+  }
+
+  private ctx(s: Value[], t: Value[] | null, size: number): Ctx {
+    return { s, t, f: new Frame(size, ROOT_FRAME) };
+  }
+
+  private initialStates(): void {
+    const m = this.model;
+    const partial: Value[] = new Array(this.n);
+    m.init({ s: partial, t: null, f: ROOT_FRAME }, () => {
+      this.generated++;
+      const s = partial.slice();
+      for (let i = 0; i < this.n; i++) {
+        if (s[i] === undefined) {
+          throw new EvalError(`current state is not a legal state\nWhile working on the initial state:\n${m.vars.map((v, j) => `/\\ ${v} = ${s[j] === undefined ? 'null' : '...'}`).join('\n')}`);
+        }
+      }
+      const inModel = m.constraints.every((c) => c(s));
+      let fresh = false;
+      let id = -1;
+      if (inModel) {
+        const [hi, lo] = this.fingerprint(s);
+        id = this.fps.size;
+        fresh = this.fps.put(hi, lo, id) < 0;
+        if (fresh) {
+          this.record(-1, hi, lo);
+          this.maxLevel = Math.max(this.maxLevel, 1);
+          this.queue.push({ id, level: 1, s });
+          this.opts.onState?.(id, s, true);
+        }
+      }
+      if (!inModel || fresh) {
+        for (const inv of m.invariants) {
+          if (!inv.check(s)) {
+            throw new Stop({ verdict: 'invariant violated', exitCode: 12, violated: inv.name, message: `Invariant ${inv.name} is violated by the initial state:`, ...nullStats, traceTo: -1, extra: { state: s } });
+          }
+        }
+        for (const p of m.impliedInits) {
+          if (!p.check(s)) {
+            throw new Stop({ verdict: 'property violated', exitCode: 13, violated: p.name, propertyKind: 'temporal', message: `Property ${p.name} is violated by the initial state:`, ...nullStats, traceTo: -1, extra: { state: s } });
+          }
+        }
+      }
+    });
+  }
+
+  private record(parent: number, hi: number, lo: number): void {
+    this.parent.push(parent);
+    this.fpHi.push(hi);
+    this.fpLo.push(lo);
+  }
+
+  private search(start: number): void {
+    const m = this.model;
+    const { onEdge, progress, maxDepth } = this.opts;
+    const progressMs = (this.opts.progressSeconds ?? 60) * 1000;
+    let nextProgress = start + Math.min(3000, progressMs);
+    let lastGenerated = 0;
+    let lastDistinct = 0;
+    let lastTime = start;
+    const t: Value[] = new Array(this.n);
+    let expanded = 0;
+    while (this.head < this.queue.length) {
+      const item = this.queue[this.head]!;
+      this.queue[this.head++] = undefined as never;
+      if (this.head > 65536 && this.head * 2 > this.queue.length) {
+        this.queue.splice(0, this.head);
+        this.head = 0;
+      }
+      this.current = item;
+      if (maxDepth !== undefined && item.level >= maxDepth) continue;
+      const s = item.s;
+      const before = this.generated;
+      const c = this.ctx(s, t, 0);
+      m.next(c, () => {
+        this.generated++;
+        for (let i = 0; i < this.n; i++) {
+          if (t[i] === undefined) {
+            const missing = m.vars.filter((_, j) => t[j] === undefined).sort();
+            throw new EvalError(
+              `Successor state is not completely specified by the next-state action. The following variable${missing.length > 1 ? 's are' : ' is'} not defined: ${missing.join(', ')}.`,
+            );
+          }
+        }
+        const succ = t.slice();
+        const label = onEdge ? this.currentLabel(s, succ) : undefined;
+        let inModel = true;
+        for (const con of m.constraints) if (!con(succ)) inModel = false;
+        if (inModel) for (const ac of m.actionConstraints) if (!ac(s, succ)) inModel = false;
+        let fresh = false;
+        let id = -1;
+        if (inModel) {
+          const [hi, lo] = this.fingerprint(succ);
+          const existing = this.fps.put(hi, lo, this.fps.size);
+          fresh = existing < 0;
+          id = fresh ? this.fps.size - 1 : existing;
+          if (fresh) {
+            this.record(item.id, hi, lo);
+            if (item.level + 1 > this.maxLevel) this.maxLevel = item.level + 1;
+            this.opts.onState?.(id, succ, false);
+          }
+          if (onEdge) onEdge(item.id, id, label!);
+        }
+        if (!inModel || fresh) {
+          for (const inv of m.invariants) {
+            if (!inv.check(succ)) {
+              throw new Stop({ verdict: 'invariant violated', exitCode: 12, violated: inv.name, message: `Invariant ${inv.name} is violated.`, traceTo: item.id, extra: { state: succ } });
+            }
+          }
+        }
+        for (const p of m.impliedActions) {
+          if (!p.check(s, succ)) {
+            throw new Stop({ verdict: 'property violated', exitCode: 13, violated: p.name, propertyKind: 'action', message: `Action property ${p.loc} is violated.`, traceTo: item.id, extra: { state: succ } });
+          }
+        }
+        if (fresh) this.queue.push({ id, level: item.level + 1, s: succ });
+      });
+      if (this.generated === before && m.checkDeadlock) {
+        throw new Stop({ verdict: 'deadlock', exitCode: 11, message: 'Deadlock reached.', traceTo: item.id });
+      }
+      if (progress && (++expanded & 1023) === 0) {
+        const now = Date.now();
+        if (now >= nextProgress) {
+          const mins = (now - lastTime) / 60000;
+          progress(progressLine(this.stats(), (this.generated - lastGenerated) / mins, (this.fps.size - lastDistinct) / mins, now));
+          lastGenerated = this.generated;
+          lastDistinct = this.fps.size;
+          lastTime = now;
+          nextProgress = now + progressMs;
+        }
+      }
+    }
+    this.current = null;
+  }
+
+  private currentLabel(s: Value[], t: Value[]): StepLabel {
+    const a = this.model.compiler.currentAction;
+    if (!a) return { name: 'Next', params: [] };
+    const vals = this.model.compiler.labelArgs(a, s, t);
+    return { name: a.name, params: a.params.map((p, i) => [p, vals[i]!]), loc: a.def.body.loc };
+  }
+
+  /** The states from an initial state to state `id`, re-generated as TLC does (first matching successor). */
+  trace(id: number): TraceState[] {
+    const ids: number[] = [];
+    for (let i = id; i >= 0; i = this.parent.at(i)) ids.push(i);
+    ids.reverse();
+    const m = this.model;
+    const compiler = m.compiler;
+    const saved = compiler.captureLabels;
+    compiler.captureLabels = true;
+    try {
+      const out: TraceState[] = [];
+      const want = (i: number) => [this.fpHi.at(i), this.fpLo.at(i)];
+      let state = this.findInit(want(ids[0]!));
+      out.push({ state });
+      for (let k = 1; k < ids.length; k++) {
+        const [hi, lo] = want(ids[k]!);
+        const step = this.findSuccessor(state, (succ) => {
+          const fp = this.fingerprint(succ);
+          return fp[0] === hi && fp[1] === lo;
+        });
+        if (!step) throw new TlaError(`Internal error: could not rebuild the trace at step ${k + 1}.`, 255);
+        out.push(step);
+        state = step.state;
+      }
+      return out;
+    } finally {
+      compiler.captureLabels = saved;
+    }
+  }
+
+  private findInit(fp: number[]): Value[] {
+    const partial: Value[] = new Array(this.n);
+    let found: Value[] | undefined;
+    try {
+      this.model.init({ s: partial, t: null, f: ROOT_FRAME }, () => {
+        const s = partial.slice();
+        const f = this.fingerprint(s);
+        if (f[0] === fp[0] && f[1] === fp[1]) {
+          found = s;
+          throw FOUND;
+        }
+      });
+    } catch (err) {
+      if (err !== FOUND) throw err;
+    }
+    if (!found) throw new TlaError('Internal error: could not rebuild the initial state of the trace.', 255);
+    return found;
+  }
+
+  private findSuccessor(s: Value[], match: (succ: Value[]) => boolean): TraceState | undefined {
+    const t: Value[] = new Array(this.n);
+    let found: TraceState | undefined;
+    try {
+      this.model.next(this.ctx(s, t, 0), () => {
+        const succ = t.slice();
+        if (match(succ)) {
+          found = { state: succ, action: this.currentLabel(s, succ) };
+          throw FOUND;
+        }
+      });
+    } catch (err) {
+      if (err !== FOUND) throw err;
+    }
+    return found;
+  }
+
+  /** The violating state, labelled with the first action producing an equal state. */
+  private labelFinal(trace: TraceState[] | undefined, extra: TraceState): TraceState {
+    if (!trace || trace.length === 0) return extra;
+    const prev = trace[trace.length - 1]!.state;
+    const fp = fingerprintValues(extra.state);
+    const compiler = this.model.compiler;
+    const saved = compiler.captureLabels;
+    compiler.captureLabels = true;
+    try {
+      const step = this.findSuccessor(prev, (succ) => {
+        const f = fingerprintValues(succ);
+        return f[0] === fp[0] && f[1] === fp[1];
+      });
+      return step ?? extra;
+    } finally {
+      compiler.captureLabels = saved;
+    }
+  }
+}
+
+const FOUND = Symbol('found');
+
+const nullStats = { distinctStates: null, generatedStates: null, statesLeftOnQueue: null, depth: null };
+
+/** Applies a permutation of model values throughout a value. */
+function permute(v: Value, perm: Map<Value, Value>): Value {
+  if (typeof v !== 'object') return v;
+  const mapped = perm.get(v);
+  if (mapped !== undefined) return mapped;
+  if (v instanceof SetValue) return setOf(v.toArray().map((x) => permute(x, perm)));
+  if (v instanceof FcnValue) {
+    const f = v.materialize();
+    const pairs: [Value, Value][] = [];
+    for (let i = 0; i < f.size(); i++) pairs.push([permute(f.keyAt(i), perm), permute(f.valAt(i), perm)]);
+    return fcnFromPairs(pairs);
+  }
+  return v;
+}
+
+function fmt(n: number): string {
+  return Math.round(n).toLocaleString('en-US');
+}
+
+function progressLine(
+  s: Pick<CheckResult, 'distinctStates' | 'generatedStates' | 'statesLeftOnQueue' | 'depth'>,
+  genRate: number,
+  distRate: number,
+  now: number,
+): string {
+  return (
+    `Progress(${s.depth}) at ${tlcDate(now)}: ${fmt(s.generatedStates!)} states generated (${fmt(genRate)} s/min), ` +
+    `${fmt(s.distinctStates!)} distinct states found (${fmt(distRate)} ds/min), ${fmt(s.statesLeftOnQueue!)} states left on queue.`
+  );
+}
+
+export function tlcDate(ms: number): string {
+  const d = new Date(ms);
+  const p = (x: number) => String(x).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+}

@@ -1,0 +1,136 @@
+/** Checking a specification end to end: load, explore, and report in TLC's words. */
+import { TlaError } from '../errors.js';
+import { EvalError } from '../values/errors.js';
+import { show, type Value } from '../values/value.js';
+import type { BuiltinHost } from '../stdlib/builtin.js';
+import { Explorer, tlcDate, type CheckResult, type ExploreOptions } from './explore.js';
+import { loadModel, type Model } from './model.js';
+import { formatState, formatTrace } from '../output/format.js';
+
+export interface RunOptions extends ExploreOptions {
+  tlaFile: string;
+  cfgFile: string;
+  checkDeadlock?: boolean;
+  /** Receives every line of TLC-style output (Print output included). */
+  out?: (line: string) => void;
+}
+
+export interface RunOutcome {
+  result: CheckResult;
+  model?: Model;
+  explorer?: Explorer;
+}
+
+/** Print/PrintT and TLCGet/TLCSet as TLC provides them to a model-checking run. */
+export function makeHost(out: (line: string) => void, stats: () => Partial<CheckResult>): BuiltinHost {
+  const registers = new Map<number, Value>();
+  return {
+    print: out,
+    tlcGet(key) {
+      if (typeof key === 'number') {
+        const v = registers.get(key);
+        if (v === undefined) throw new EvalError(`TLCGet(${key}) was undefined.`, 255);
+        return v;
+      }
+      const s = stats();
+      switch (key) {
+        case 'distinct':
+          return s.distinctStates ?? 0;
+        case 'generated':
+          return s.generatedStates ?? 0;
+        case 'queue':
+          return s.statesLeftOnQueue ?? 0;
+        case 'diameter':
+          return s.depth ?? 0;
+        default:
+          throw new EvalError(`The argument of TLCGet should be a nonnegative integer, but instead it is:\n${show(key)}`);
+      }
+    },
+    tlcSet(key, v) {
+      if (typeof key !== 'number') throw new EvalError(`The first argument of TLCSet should be a nonnegative integer, but instead it is:\n${show(key)}`);
+      registers.set(key, v);
+    },
+  };
+}
+
+export function runCheck(opts: RunOptions): RunOutcome {
+  const out = opts.out ?? (() => undefined);
+  let explorer: Explorer | undefined;
+  const host = makeHost(out, () => (explorer ? { distinctStates: explorer.distinct } : {}));
+  const start = Date.now();
+  let model: Model;
+  try {
+    model = loadModel({ tlaFile: opts.tlaFile, cfgFile: opts.cfgFile, host, ...(opts.checkDeadlock === undefined ? {} : { checkDeadlock: opts.checkDeadlock }) });
+  } catch (err) {
+    if (!(err instanceof TlaError)) throw err;
+    const result: CheckResult = {
+      verdict: 'evaluation error',
+      exitCode: err.exitCode,
+      message: err.message,
+      distinctStates: null,
+      generatedStates: null,
+      statesLeftOnQueue: null,
+      depth: null,
+      unchecked: [],
+      seconds: (Date.now() - start) / 1000,
+    };
+    out(`Error: ${err.message}`);
+    return { result };
+  }
+  out(`Starting... (${tlcDate(start)})`);
+  explorer = new Explorer(model, opts);
+  out('Computing initial states...');
+  const result = explorer.run();
+  report(result, model, out);
+  return { result, model, explorer };
+}
+
+function report(r: CheckResult, m: Model, out: (line: string) => void): void {
+  const stats = () => {
+    if (r.generatedStates === null) return;
+    out(`${r.generatedStates} states generated, ${r.distinctStates} distinct states found, ${r.statesLeftOnQueue} states left on queue.`);
+    out(`The depth of the complete state graph search is ${r.depth}.`);
+  };
+  switch (r.verdict) {
+    case 'success': {
+      out('Model checking completed. No error has been found.');
+      const d = r.distinctStates ?? 0;
+      const p = (d * ((r.generatedStates ?? 0) - d)) / 2 ** 64;
+      out('  Estimates of the probability that TLC did not check all reachable states');
+      out('  because two distinct states had the same fingerprint:');
+      out(`  calculated (optimistic):  val = ${p === 0 ? '0.0' : p.toExponential(1).replace('e', 'E').replace('+', '')}`);
+      stats();
+      break;
+    }
+    case 'properties not checked':
+      out(`Error: ${r.message}`);
+      out('The safety part of the model was checked and no error was found; the properties above were NOT checked.');
+      stats();
+      break;
+    case 'assumption false':
+      out(`Error: ${r.message}`);
+      break;
+    default: {
+      out(`Error: ${r.message}`);
+      if (r.location) out(`The error occurred when evaluating ${r.location}.`);
+      if (r.trace && r.trace.length > 0) {
+        if (r.message?.endsWith('initial state:')) out(formatState(m.vars, r.trace[0]!.state) + '\n');
+        else {
+          out('Error: The behavior up to this point is:');
+          out(formatTrace(m.vars, r.trace));
+        }
+      }
+      stats();
+    }
+  }
+  out(`Finished in ${duration(r.seconds)} at (${tlcDate(Date.now())})`);
+}
+
+function duration(seconds: number): string {
+  const s = Math.floor(seconds);
+  const p = (x: number) => String(x).padStart(2, '0');
+  if (s < 60) return `${p(s)}s`;
+  if (s < 3600) return `${p(Math.floor(s / 60))}min ${p(s % 60)}s`;
+  if (s < 86400) return `${p(Math.floor(s / 3600))}h ${p(Math.floor((s % 3600) / 60))}min`;
+  return `${Math.floor(s / 86400)}d ${p(Math.floor((s % 86400) / 3600))}h`;
+}

@@ -1,0 +1,113 @@
+/** `tlcts SPEC.tla -config SPEC.cfg [flags]`: TLC's command line, TLC's output and exit codes. */
+import fs from 'node:fs';
+import path from 'node:path';
+import { Command, InvalidArgumentError } from 'commander';
+import { runCheck } from './check/run.js';
+import { itfTrace, tlcTraceJson } from './output/format.js';
+import { GraphDump } from './output/graph.js';
+import { simulate } from './check/simulate.js';
+
+/** TLC spells long options with one dash; commander expects two. */
+const TLC_FLAGS = ['config', 'workers', 'deadlock', 'dumpTrace', 'simulate', 'depth', 'seed', 'dump', 'progress', 'noGenerateSpecTE', 'fp', 'metadir'];
+
+/** Rewrites TLC's flags for commander; `-dumpTrace FMT FILE` and `-dump [dot] FILE` take two words. */
+function normalizeArgs(argv: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!.replace(/^--?/, '');
+    if (a === 'dumpTrace' && i + 2 < argv.length) {
+      out.push('--dumpTrace', argv[++i]!, '--dumpTraceFile', argv[++i]!);
+    } else if (a === 'dump' && argv[i + 1] === 'dot' && i + 2 < argv.length) {
+      i++;
+      out.push('--dumpFormat', 'dot', '--dump', argv[++i]!);
+    } else out.push(TLC_FLAGS.includes(a) && argv[i]!.startsWith('-') ? `--${a}` : argv[i]!);
+  }
+  return out;
+}
+
+function positiveInt(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a non-negative integer');
+  return n;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const program = new Command('tlcts')
+    .description('A TLC-compatible TLA+ model checker (breadth-first safety checking, TLC output and exit codes).')
+    .argument('<spec>', 'the TLA+ module to check (SPEC.tla)')
+    .option('--config <file>', 'the model configuration (default: SPEC.cfg beside the spec)')
+    .option('--workers <n>', 'worker count (accepted for TLC compatibility; exploration uses one worker)', positiveInt)
+    .option('--deadlock', 'do not check for deadlock (as TLC)')
+    .option('--dumpTrace <format>', 'with the next word, a file: write the counterexample as json (TLC -dumpTrace json) or itf')
+    .option('--dumpTraceFile <file>', 'the file of -dumpTrace')
+    .option('--dump <file>', 'write the reachable state graph (states and labelled edges) as JSON; `-dump dot FILE` writes DOT')
+    .option('--dumpFormat <format>', 'json or dot')
+    .option('--simulate [spec]', 'simulation: random behaviours instead of exhaustive search (num=N for N behaviours)')
+    .option('--depth <n>', 'simulation: behaviour length (default 100)', positiveInt)
+    .option('--seed <n>', 'simulation: random seed', positiveInt)
+    .option('--progress <seconds>', 'seconds between progress lines (default 60)', positiveInt)
+    .option('--noGenerateSpecTE', 'accepted for TLC compatibility')
+    .option('--fp <n>', 'accepted for TLC compatibility', positiveInt)
+    .option('--metadir <dir>', 'accepted for TLC compatibility')
+    .exitOverride();
+  let parsed: Command;
+  try {
+    parsed = program.parse(normalizeArgs(argv), { from: 'user' });
+  } catch (err) {
+    const code = (err as { exitCode?: number }).exitCode;
+    return code === 0 ? 0 : 255;
+  }
+  const opts = parsed.opts<{
+    config?: string;
+    deadlock?: boolean;
+    dumpTrace?: string;
+    dumpTraceFile?: string;
+    dump?: string;
+    dumpFormat?: string;
+    simulate?: string | boolean;
+    depth?: number;
+    seed?: number;
+    progress?: number;
+  }>();
+  const specArg = parsed.args[0]!;
+  const tlaFile = specArg.endsWith('.tla') ? specArg : `${specArg}.tla`;
+  if (!fs.existsSync(tlaFile)) {
+    console.error(`Error: cannot find the specification ${tlaFile}.`);
+    return 150;
+  }
+  const cfgFile = opts.config ?? tlaFile.replace(/\.tla$/, '.cfg');
+  if (!fs.existsSync(cfgFile)) {
+    console.error(`Error: cannot find the configuration ${cfgFile}.`);
+    return 151;
+  }
+  const out = (line: string) => console.log(line);
+  console.log(`tlcts (TLC-compatible model checker) on ${path.basename(tlaFile)} with ${path.basename(cfgFile)}`);
+  if (opts.simulate !== undefined) {
+    const num = typeof opts.simulate === 'string' ? Number(/num=(\d+)/.exec(opts.simulate)?.[1] ?? '1000') : 1000;
+    return simulate({ tlaFile, cfgFile, out, depth: opts.depth ?? 100, seed: opts.seed ?? Date.now() % 2 ** 31, behaviours: num });
+  }
+  if (opts.dumpTrace && (!opts.dumpTraceFile || !['json', 'itf'].includes(opts.dumpTrace))) {
+    console.error('Error: -dumpTrace takes a format (json or itf) and a file.');
+    return 255;
+  }
+  const graph = opts.dump ? new GraphDump() : undefined;
+  const { result, model } = runCheck({
+    tlaFile,
+    cfgFile,
+    out,
+    ...(opts.deadlock ? { checkDeadlock: false } : {}),
+    ...(opts.progress !== undefined ? { progressSeconds: opts.progress } : {}),
+    progress: out,
+    ...(graph ? { onEdge: graph.edge, onState: graph.state } : {}),
+  });
+  if (graph && model && opts.dump) {
+    fs.writeFileSync(opts.dump, opts.dumpFormat === 'dot' ? graph.dot(model.vars) : graph.json(model.vars));
+  }
+  if (opts.dumpTrace && opts.dumpTraceFile && result.trace && model) {
+    const file = opts.dumpTraceFile;
+    const text = opts.dumpTrace === 'itf' ? itfTrace(model.vars, result.trace, result, tlaFile) : tlcTraceJson(model.vars, result.trace);
+    fs.writeFileSync(file, text);
+    out(`"CounterExample written: ${file}"`);
+  }
+  return result.exitCode;
+}

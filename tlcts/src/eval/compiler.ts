@@ -1,0 +1,1361 @@
+/**
+ * Compiles TLA+ expressions to closures, once.
+ *
+ * Value mode (`expr`) evaluates an expression in a state (or a pair of states for actions).
+ * Action mode (`act`) enumerates the ways an action can be taken, assigning the variables of the
+ * next state (or, for Init, of the initial state) as TLC does: `x' = e` assigns an unassigned x',
+ * `x' \in S` enumerates S, `\/` and `\E` branch, every other conjunct is a guard.
+ */
+import type { Bound, Expr, ExceptPathItem, FcnDef, OpDef, Unit } from '../syntax/ast.js';
+import {
+  FcnValue,
+  FiniteSet,
+  InfiniteSet,
+  LazyFcn,
+  LazySet,
+  SetValue,
+  Tuple,
+  equals,
+  fcnOf,
+  recordOf,
+  setOf,
+  show,
+  type Value,
+} from '../values/value.js';
+import { EvalError } from '../values/errors.js';
+import { TlaError } from '../errors.js';
+import type { Builtin, BuiltinHost } from '../stdlib/builtin.js';
+import { CORE } from '../stdlib/core.js';
+import { DefHandle, ModInst, Scope, type Sym } from './scope.js';
+import {
+  Frame,
+  walkUp,
+  type ActClosure,
+  type ArgRef,
+  type Closure,
+  type Cont,
+  type Ctx,
+  type LetThunk,
+  type OpValue,
+} from './runtime.js';
+import { exceptAt, fcnSetOf, productOf, recordSetOf } from './sets.js';
+import type { ModuleLoader } from '../modules/loader.js';
+
+/** The action being taken, recorded for labelling successors (trace printing, state-graph dumps). */
+export interface ActionLabel {
+  name: string;
+  def: OpDef;
+  frame: Frame;
+  params: string[];
+}
+
+const STOP = Symbol('stop');
+
+function locText(e: { loc: Expr['loc'] }): string {
+  const l = e.loc;
+  return `line ${l.line}, col ${l.col} to line ${l.endLine}, col ${l.endCol} of module ${l.module}`;
+}
+
+/** Attaches the innermost location to an evaluation error as it unwinds. */
+function located(e: Expr, cl: Closure): Closure {
+  return (c) => {
+    try {
+      return cl(c);
+    } catch (err) {
+      if (err instanceof EvalError && !err.location) err.location = locText(e);
+      throw err;
+    }
+  };
+}
+
+function boolOf(v: Value, e: Expr): boolean {
+  if (v === true || v === false) return v;
+  throw new EvalError(`A non-boolean expression (${show(v)}) was used as a condition at ${locText(e)}.`);
+}
+
+function asSet(v: Value, e: Expr): SetValue {
+  if (v instanceof SetValue) return v;
+  throw new EvalError(`Attempted to use ${show(v)}, which is not a set, as a set at ${locText(e)}.`);
+}
+
+/** Calls fn for each binding of the bounds, slot by slot; stops early when fn returns false. */
+type Binder = (c: Ctx, fn: () => boolean | void) => void;
+
+export class Compiler {
+  /** The action entered last through a split point of Next, when labels are captured. */
+  currentAction: ActionLabel | null = null;
+  captureLabels = false;
+
+  constructor(
+    readonly loader: ModuleLoader,
+    readonly host: BuiltinHost,
+    readonly varNames: readonly string[],
+  ) {}
+
+  // ---------------------------------------------------------------------------------------------
+  // Name resolution
+
+  resolve(name: string, scope: Scope, e: Expr): Sym {
+    const sym = scope.lookup(name);
+    if (sym) return sym;
+    const b = CORE.ops.get(name);
+    if (b) return { k: 'builtin', b, name };
+    throw new TlaError(`Unknown operator: \`${name}' at ${locText(e)}.`);
+  }
+
+  /** Frame of the scope at `level`, reached from a closure running at `from`. */
+  private up(from: number, level: number): (f: Frame) => Frame {
+    const hops = from - level;
+    if (hops === 0) return (f) => f;
+    if (hops === 1) return (f) => f.parent!;
+    return (f) => walkUp(f, hops);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Definitions
+
+  compileDef(h: DefHandle): { size: number; body: Closure } {
+    if (h.value) return h.value;
+    const def = h.def;
+    const compiled = { size: 0, body: (() => {
+      throw new EvalError(`Definition ${def.name} is used before it is compiled.`);
+    }) as Closure };
+    h.value = compiled;
+    if (def.kind === 'OpDef') {
+      const body = h.scope.newFrame();
+      const byName = this.paramModes(h);
+      def.params.forEach((p, i) => body.bindSlot(p.name, p.arity > 0 ? 'op' : byName[i] ? 'byname' : 'value', p.arity));
+      compiled.body = this.expr(def.body, body);
+      compiled.size = body.frame.size;
+    } else {
+      compiled.body = this.fcnDefValue(def, h.scope);
+    }
+    return compiled;
+  }
+
+  /**
+   * `f[x \in S] == e`, a function that may refer to itself: a closure run in the defining frame;
+   * each application gets a frame of its own.
+   */
+  private fcnDefValue(def: FcnDef, defScope: Scope): Closure {
+    const scope = defScope.newFrame();
+    const selfSlot = scope.bindSlot(def.name).slot;
+    const { domain, bind } = this.fcnDomain(def.bounds, scope, def.body);
+    const body = this.expr(def.body, scope);
+    const frameInfo = scope.frame;
+    const domainScopeUp = (c: Ctx): Ctx => ({ s: c.s, t: c.t, f: new Frame(frameInfo.size, c.f) });
+    return (c) => {
+      const dom = domain(domainScopeUp(c));
+      const parent = c.f;
+      const fcn: LazyFcn = new LazyFcn(dom, (arg) => {
+        const f = new Frame(frameInfo.size, parent);
+        f.v[selfSlot] = fcn;
+        bind(f, arg);
+        return body({ s: c.s, t: c.t, f });
+      });
+      return fcn;
+    };
+  }
+
+  /** Whether each parameter must be passed by name (it is primed or used as an action in the body). */
+  paramModes(h: DefHandle): boolean[] {
+    if (h.byName) return h.byName;
+    const def = h.def;
+    if (def.kind !== 'OpDef') return (h.byName = []);
+    const names = new Set(def.params.map((p) => p.name));
+    const result = def.params.map(() => false);
+    h.byName = result;
+    const mark = (name: string) => {
+      const i = def.params.findIndex((p) => p.name === name);
+      if (i >= 0) result[i] = true;
+    };
+    const visit = (e: Expr, dynamic: boolean, actionPos: boolean): void => {
+      switch (e.kind) {
+        case 'Ident':
+          if (names.has(e.name) && (dynamic || actionPos)) mark(e.name);
+          return;
+        case 'Prime':
+        case 'Unchanged':
+        case 'Enabled':
+        case 'Always':
+        case 'Eventually':
+          return visit(e.expr, true, false);
+        case 'StepExpr':
+        case 'Fair':
+          visit(e.action, true, true);
+          return visit(e.sub, true, false);
+        case 'LeadsTo':
+          visit(e.lhs, true, false);
+          return visit(e.rhs, true, false);
+        case 'And':
+        case 'Or':
+          return e.items.forEach((x) => visit(x, dynamic, actionPos));
+        case 'If':
+          visit(e.cond, dynamic, false);
+          visit(e.then, dynamic, actionPos);
+          return visit(e.else, dynamic, actionPos);
+        case 'Case':
+          e.arms.forEach((a) => {
+            visit(a.guard, dynamic, false);
+            visit(a.value, dynamic, actionPos);
+          });
+          if (e.other) visit(e.other, dynamic, actionPos);
+          return;
+        case 'Let':
+          e.defs.forEach((d) => d.kind === 'OpDef' && visit(d.body, true, true));
+          return visit(e.body, dynamic, actionPos);
+        case 'Quant':
+          e.bounds.forEach((b) => b.set && visit(b.set, dynamic, false));
+          return visit(e.body, dynamic, actionPos);
+        case 'Label':
+          return visit(e.expr, dynamic, actionPos);
+        case 'OpApp': {
+          const target = h.scope.lookup(e.name);
+          const callee = target?.k === 'def' && target.h !== h ? target.h : undefined;
+          const calleeModes = callee ? this.paramModes(callee) : [];
+          e.args.forEach((a, i) => visit(a, dynamic || calleeModes[i] === true, calleeModes[i] === true));
+          return;
+        }
+        default:
+          forEachChild(e, (x) => visit(x, dynamic, false));
+      }
+    };
+    visit(def.body, false, true);
+    return result;
+  }
+
+  /** Whether a zero-argument definition is constant-level, so its value can be computed once. */
+  isConstantDef(h: DefHandle): boolean {
+    if (h.constant !== undefined) return h.constant;
+    h.constant = false;
+    if (h.def.kind === 'OpDef' && h.def.params.length > 0) return false;
+    h.constant = this.isConstantExpr(h.def.body, h.scope, new Set(h.def.kind === 'FcnDef' ? [h.def.name] : []));
+    return h.constant;
+  }
+
+  private isConstantExpr(e: Expr, scope: Scope, bound: Set<string>): boolean {
+    let constant = true;
+    const visit = (x: Expr, b: Set<string>): void => {
+      if (!constant) return;
+      switch (x.kind) {
+        case 'Prime':
+        case 'Unchanged':
+        case 'Enabled':
+        case 'StepExpr':
+        case 'Fair':
+        case 'Always':
+        case 'Eventually':
+        case 'LeadsTo':
+        case 'TemporalQuant':
+          constant = false;
+          return;
+        case 'Ident':
+        case 'OpApp': {
+          if (!b.has(x.name)) {
+            const sym = scope.lookup(x.name);
+            if (sym?.k === 'var' || sym?.k === 'slot' || sym?.k === 'subst') constant = false;
+            else if (sym?.k === 'def' && !this.isConstantDef(sym.h) && !(sym.h.arity > 0 && this.isConstantBody(sym.h)))
+              constant = false;
+            else if (sym?.k === 'builtin' && NONDETERMINISTIC.has(x.name)) constant = false;
+          }
+          if (x.kind === 'OpApp') x.args.forEach((a) => visit(a, b));
+          return;
+        }
+        case 'Prefixed':
+          constant = false;
+          return;
+        default: {
+          const inner = new Set(b);
+          for (const n of boundNames(x)) inner.add(n);
+          forEachChild(x, (y) => visit(y, inner));
+        }
+      }
+    };
+    visit(e, bound);
+    return constant;
+  }
+
+  private isConstantBody(h: DefHandle): boolean {
+    const def = h.def;
+    if (def.kind !== 'OpDef') return false;
+    return this.isConstantExpr(def.body, h.scope, new Set(def.params.map((p) => p.name)));
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Value mode
+
+  expr(e: Expr, scope: Scope): Closure {
+    switch (e.kind) {
+      case 'Num':
+      case 'Str':
+      case 'Bool': {
+        const v = e.value;
+        return () => v;
+      }
+      case 'Ident':
+        return this.ident(e, scope);
+      case 'OpApp':
+        return this.opApp(e, scope);
+      case 'Prefixed':
+        return this.prefixed(e, scope);
+      case 'And': {
+        const items = e.items.map((x) => this.expr(x, scope));
+        return (c) => {
+          for (let i = 0; i < items.length; i++) if (!boolOf(items[i]!(c), e.items[i]!)) return false;
+          return true;
+        };
+      }
+      case 'Or': {
+        const items = e.items.map((x) => this.expr(x, scope));
+        return (c) => {
+          for (let i = 0; i < items.length; i++) if (boolOf(items[i]!(c), e.items[i]!)) return true;
+          return false;
+        };
+      }
+      case 'If': {
+        const cond = this.expr(e.cond, scope);
+        const then = this.expr(e.then, scope);
+        const els = this.expr(e.else, scope);
+        return (c) => (boolOf(cond(c), e.cond) ? then(c) : els(c));
+      }
+      case 'Case': {
+        const arms = e.arms.map((a) => ({ g: this.expr(a.guard, scope), v: this.expr(a.value, scope), e: a.guard }));
+        const other = e.other ? this.expr(e.other, scope) : undefined;
+        return (c) => {
+          for (const a of arms) if (boolOf(a.g(c), a.e)) return a.v(c);
+          if (other) return other(c);
+          throw new EvalError(`Attempted to evaluate a CASE with no arm true at ${locText(e)}.`);
+        };
+      }
+      case 'Let': {
+        const { inner, bind } = this.letScope(e, scope);
+        const body = this.expr(e.body, inner);
+        if (!bind) return body;
+        return (c) => {
+          bind(c);
+          return body(c);
+        };
+      }
+      case 'Quant':
+        return this.quant(e.forall, e.bounds, e.body, scope);
+      case 'Choose':
+        return this.choose(e, scope);
+      case 'SetEnum': {
+        const elems = e.elems.map((x) => this.expr(x, scope));
+        return (c) => setOf(elems.map((x) => x(c)));
+      }
+      case 'SetFilter':
+        return this.setFilter(e, scope);
+      case 'SetMap': {
+        const inner = scope.block();
+        const binder = this.binder(e.bounds, inner);
+        const body = this.expr(e.body, inner);
+        return (c) => {
+          const out: Value[] = [];
+          binder(c, () => {
+            out.push(body(c));
+          });
+          return setOf(out);
+        };
+      }
+      case 'FcnLit':
+        return this.fcnLit(e, scope);
+      case 'FcnSet': {
+        const dom = this.expr(e.dom, scope);
+        const rng = this.expr(e.rng, scope);
+        return (c) => fcnSetOf(asSet(dom(c), e.dom), asSet(rng(c), e.rng));
+      }
+      case 'RecLit': {
+        const fields = e.fields.map((f) => ({ name: f.name, v: this.expr(f.value, scope) }));
+        return (c) => recordOf(fields.map((f) => ({ name: f.name, value: f.v(c) })));
+      }
+      case 'RecSet': {
+        const fields = e.fields.map((f) => ({ name: f.name, v: this.expr(f.value, scope), e: f.value }));
+        return (c) => recordSetOf(fields.map((f) => ({ name: f.name, set: asSet(f.v(c), f.e) })));
+      }
+      case 'Tuple': {
+        const elems = e.elems.map((x) => this.expr(x, scope));
+        return (c) => new Tuple(elems.map((x) => x(c)));
+      }
+      case 'FcnApp':
+        return this.fcnApp(e, scope);
+      case 'Dot': {
+        const rec = this.expr(e.rec, scope);
+        const field = e.field;
+        return located(e, (c) => applyFcn(rec(c), field, e));
+      }
+      case 'Except':
+        return this.except(e, scope);
+      case 'At': {
+        const sym = scope.lookup('@');
+        if (!sym || sym.k !== 'slot') throw new TlaError(`@ used outside an EXCEPT at ${locText(e)}.`);
+        return this.slotRead(sym, scope);
+      }
+      case 'Prime': {
+        const inner = this.expr(e.expr, scope);
+        return (c) => inner({ s: c.t, t: null, f: c.f });
+      }
+      case 'Unchanged': {
+        const inner = this.expr(e.expr, scope);
+        return (c) => equals(inner({ s: c.t, t: null, f: c.f }), inner(c));
+      }
+      case 'Enabled': {
+        const act = this.act(e.expr, scope, false, false);
+        const n = this.varNames.length;
+        return (c) => {
+          try {
+            act({ s: c.s, t: new Array(n), f: c.f }, () => {
+              throw STOP;
+            });
+          } catch (err) {
+            if (err === STOP) return true;
+            throw err;
+          }
+          return false;
+        };
+      }
+      case 'StepExpr': {
+        const action = this.expr(e.action, scope);
+        const sub = this.expr(e.sub, scope);
+        const changed = (c: Ctx) => !equals(sub({ s: c.t, t: null, f: c.f }), sub(c));
+        return e.box
+          ? (c) => boolOf(action(c), e.action) || !changed(c)
+          : (c) => boolOf(action(c), e.action) && changed(c);
+      }
+      case 'Label':
+        return this.expr(e.expr, scope);
+      case 'Lambda':
+        throw new TlaError(`A LAMBDA expression can only be an operator argument, at ${locText(e)}.`);
+      case 'Fair':
+      case 'Always':
+      case 'Eventually':
+      case 'LeadsTo':
+      case 'TemporalQuant':
+        throw new TlaError(`unsupported: temporal formula evaluated as a value at ${locText(e)}`);
+    }
+  }
+
+  private slotRead(sym: Sym & { k: 'slot' }, scope: Scope): Closure {
+    const up = this.up(scope.level, sym.level);
+    const slot = sym.slot;
+    switch (sym.mode) {
+      case 'value':
+        return (c) => up(c.f).v[slot] as Value;
+      case 'byname':
+        return (c) => {
+          const a = up(c.f).v[slot] as ArgRef;
+          return a.fn({ s: c.s, t: c.t, f: a.f });
+        };
+      case 'thunk':
+        return (c) => {
+          const th = up(c.f).v[slot] as LetThunk;
+          if (th.val !== undefined && th.s === c.s && th.t === c.t) return th.val;
+          const v = th.fn({ s: c.s, t: c.t, f: th.f });
+          if (th.s === c.s && th.t === c.t) th.val = v;
+          return v;
+        };
+      case 'op':
+        return (c) => (up(c.f).v[slot] as OpValue)([], c);
+    }
+  }
+
+  private ident(e: Expr & { kind: 'Ident' }, scope: Scope): Closure {
+    const sym = this.resolve(e.name, scope, e);
+    return this.symValue(sym, e, scope, []);
+  }
+
+  /** The value of `name(args)` where name resolved to sym. */
+  private symValue(sym: Sym, e: Expr, scope: Scope, args: Expr[]): Closure {
+    switch (sym.k) {
+      case 'slot':
+        if (sym.mode === 'op' && args.length > 0) {
+          const up = this.up(scope.level, sym.level);
+          const slot = sym.slot;
+          const argCls = args.map((a) => this.expr(a, scope));
+          return located(e, (c) => (up(c.f).v[slot] as OpValue)(argCls.map((a) => a(c)), c));
+        }
+        return this.slotRead(sym, scope);
+      case 'var': {
+        const i = sym.index;
+        const name = sym.name;
+        return (c) => {
+          const v = c.s![i];
+          if (v === undefined) throw new EvalError(`The variable ${name} is used before it is assigned a value.`);
+          return v;
+        };
+      }
+      case 'const': {
+        const v = sym.value;
+        return () => v;
+      }
+      case 'builtin':
+        return this.builtinCall(sym.b, sym.name, e, scope, args);
+      case 'subst': {
+        const target = sym.scope;
+        if (args.length > 0) return this.symValue(this.substOperator(sym, e), e, scope, args);
+        const cl = this.expr(sym.expr, target);
+        const up = this.up(scope.level, target.level);
+        return (c) => cl({ s: c.s, t: c.t, f: up(c.f) });
+      }
+      case 'def':
+        return this.callDef(sym.h, e, scope, args, this.up(scope.level, sym.h.scope.level));
+      case 'instance':
+        throw new TlaError(`The instance ${sym.def.name} is used as a value at ${locText(e)}.`);
+    }
+  }
+
+  /** An operator constant of an instance replaced by an operator of the instantiator. */
+  private substOperator(sym: Sym & { k: 'subst' }, e: Expr): Sym {
+    if (sym.expr.kind === 'Ident') return this.resolve(sym.expr.name, sym.scope, e);
+    throw new TlaError(`unsupported: operator substitution by an expression at ${locText(e)}`);
+  }
+
+  private callDef(h: DefHandle, e: Expr, scope: Scope, args: Expr[], parent: (f: Frame) => Frame): Closure {
+    if (h.arity !== args.length) {
+      throw new TlaError(`Operator ${h.name} takes ${h.arity} arguments but is given ${args.length} at ${locText(e)}.`);
+    }
+    const compiled = this.compileDef(h);
+    const inDefiningFrame = h.def.kind === 'FcnDef';
+    const run: Closure = inDefiningFrame
+      ? (c) => compiled.body({ s: c.s, t: c.t, f: parent(c.f) })
+      : (c) => compiled.body({ s: c.s, t: c.t, f: new Frame(compiled.size, parent(c.f)) });
+    if (args.length === 0 && this.isConstantDef(h)) {
+      let cached: Value | undefined;
+      return (c) => (cached ??= run({ s: null, t: null, f: c.f }));
+    }
+    if (args.length === 0) return run;
+    const fill = this.argFillers(h, args, scope);
+    return (c) => {
+      const f = new Frame(compiled.size, parent(c.f));
+      for (let i = 0; i < fill.length; i++) f.v[i] = fill[i]!(c);
+      return compiled.body({ s: c.s, t: c.t, f });
+    };
+  }
+
+  /** For each parameter of h, how the call site fills its slot. */
+  private argFillers(h: DefHandle, args: Expr[], scope: Scope): ((c: Ctx) => unknown)[] {
+    const def = h.def as OpDef;
+    const modes = this.paramModes(h);
+    return args.map((a, i) => {
+      if (def.params[i]!.arity > 0) return this.opArg(a, scope, def.params[i]!.arity);
+      if (modes[i]) {
+        const fn = this.expr(a, scope);
+        let act: ActClosure | undefined;
+        const lazyAct: ActClosure = (c, k) => (act ??= this.act(a, scope, false, false))(c, k);
+        return (c: Ctx): ArgRef => ({ fn, act: lazyAct, f: c.f });
+      }
+      return this.expr(a, scope);
+    });
+  }
+
+  /** An operator-valued argument: a LAMBDA, an operator name, or a builtin symbol. */
+  opArg(a: Expr, scope: Scope, arity: number): (c: Ctx) => OpValue {
+    if (a.kind === 'Lambda') {
+      const inner = scope.newFrame();
+      for (const p of a.params) inner.bindSlot(p);
+      const body = this.expr(a.body, inner);
+      return (c) => {
+        const parent = c.f;
+        return (vals, uc) => {
+          const f = new Frame(inner.frame.size, parent);
+          for (let i = 0; i < vals.length; i++) f.v[i] = vals[i];
+          return body({ s: uc.s, t: uc.t, f });
+        };
+      };
+    }
+    if (a.kind !== 'Ident' && a.kind !== 'Prefixed') {
+      throw new TlaError(`An operator argument must be an operator name or LAMBDA at ${locText(a)}.`);
+    }
+    const params = Array.from({ length: arity }, (_, i) => `#${i}`);
+    const inner = scope.newFrame();
+    for (const p of params) inner.bindSlot(p);
+    const argExprs: Expr[] = params.map((name) => ({ kind: 'Ident', name, loc: a.loc }));
+    const call =
+      a.kind === 'Ident'
+        ? this.symValue(this.resolve(a.name, scope, a), a, inner, argExprs)
+        : this.prefixed({ ...a, args: argExprs }, inner);
+    return (c) => {
+      const parent = c.f;
+      return (vals, uc) => {
+        const f = new Frame(inner.frame.size, parent);
+        for (let i = 0; i < vals.length; i++) f.v[i] = vals[i];
+        return call({ s: uc.s, t: uc.t, f });
+      };
+    };
+  }
+
+  private builtinCall(b: Builtin, name: string, e: Expr, scope: Scope, args: Expr[]): Closure {
+    if (b.arity !== args.length) {
+      throw new TlaError(`Operator ${name} takes ${b.arity} arguments but is given ${args.length} at ${locText(e)}.`);
+    }
+    const ops = new Set(b.opParams ?? []);
+    const argCls = args.map((a, i) => (ops.has(i) ? this.opArg(a, scope, 1) : this.expr(a, scope)));
+    const host = this.host;
+    const fn = b.fn;
+    if (args.length === 0) {
+      let cached: Value | undefined;
+      return (c) => (cached ??= fn([], host, c));
+    }
+    if (argCls.length === 2 && ops.size === 0) {
+      const [a0, a1] = argCls as Closure[];
+      return located(e, (c) => fn([a0!(c), a1!(c)], host, c));
+    }
+    return located(e, (c) => fn(argCls.map((a) => a(c)) as Value[], host, c));
+  }
+
+  private opApp(e: Expr & { kind: 'OpApp' }, scope: Scope): Closure {
+    const args = e.args;
+    switch (e.name) {
+      case '=':
+      case '/=':
+      case '#': {
+        const a = this.expr(args[0]!, scope);
+        const b = this.expr(args[1]!, scope);
+        return e.name === '='
+          ? located(e, (c) => equals(a(c), b(c)))
+          : located(e, (c) => !equals(a(c), b(c)));
+      }
+      case '\\in':
+      case '\\notin': {
+        const a = this.expr(args[0]!, scope);
+        const b = this.expr(args[1]!, scope);
+        const neg = e.name === '\\notin';
+        return located(e, (c) => {
+          const x = a(c);
+          return asSet(b(c), args[1]!).has(x) !== neg;
+        });
+      }
+      case '~': {
+        const a = this.expr(args[0]!, scope);
+        return (c) => !boolOf(a(c), args[0]!);
+      }
+      case '=>': {
+        const a = this.expr(args[0]!, scope);
+        const b = this.expr(args[1]!, scope);
+        return (c) => !boolOf(a(c), args[0]!) || boolOf(b(c), args[1]!);
+      }
+      case '<=>':
+      case '\\equiv': {
+        const a = this.expr(args[0]!, scope);
+        const b = this.expr(args[1]!, scope);
+        return (c) => boolOf(a(c), args[0]!) === boolOf(b(c), args[1]!);
+      }
+      case '\\X': {
+        const sets = args.map((x) => this.expr(x, scope));
+        return (c) => productOf(sets.map((s, i) => asSet(s(c), args[i]!)));
+      }
+    }
+    const sym = this.resolve(e.name, scope, e);
+    return this.symValue(sym, e, scope, args);
+  }
+
+  /** Resolves `A!B!Op`: the module instance reached and the frame its definitions need. */
+  private instancePath(
+    e: Expr & { kind: 'Prefixed' },
+    scope: Scope,
+  ): { inst: ModInst; frame: (c: Ctx) => Frame; level: number } {
+    let inst = scope.inst;
+    let frame: (c: Ctx) => Frame = (c) => c.f;
+    let level = scope.level;
+    let lookupScope: Scope = scope;
+    for (const step of e.path) {
+      const sym = lookupScope.lookup(step.name);
+      if (!sym || sym.k !== 'instance') throw new TlaError(`Unknown instance ${step.name} at ${locText(e)}.`);
+      const def = sym.def;
+      const child = this.loader.instantiate(def, sym.scope);
+      const parentUp = this.up(level, sym.scope.level);
+      const prev = frame;
+      if (def.params.length !== step.args.length) {
+        throw new TlaError(`Instance ${def.name} takes ${def.params.length} arguments at ${locText(e)}.`);
+      }
+      if (def.params.length === 0) {
+        frame = (c) => parentUp(prev(c));
+      } else {
+        const argCls = step.args.map((a) => this.expr(a, scope));
+        const size = child.paramScope.frame.size;
+        frame = (c) => {
+          const f = new Frame(size, parentUp(prev(c)));
+          for (let i = 0; i < argCls.length; i++) f.v[i] = argCls[i]!(c);
+          return f;
+        };
+      }
+      inst = child.inst;
+      level = child.inst.level;
+      lookupScope = inst.top;
+    }
+    return { inst, frame, level };
+  }
+
+  private prefixed(e: Expr & { kind: 'Prefixed' }, scope: Scope): Closure {
+    const { inst, frame } = this.instancePath(e, scope);
+    const sym = inst.names.get(e.name);
+    if (!sym) throw new TlaError(`Unknown operator ${e.name} in instance at ${locText(e)}.`);
+    const instScope = inst.top;
+    if (sym.k === 'def') {
+      const h = sym.h;
+      const compiled = this.compileDef(h);
+      if (h.arity !== e.args.length) throw new TlaError(`Operator ${h.name} arity mismatch at ${locText(e)}.`);
+      const fill = this.argFillers(h, e.args, scope);
+      return (c) => {
+        const f = new Frame(compiled.size, frame(c));
+        for (let i = 0; i < fill.length; i++) f.v[i] = fill[i]!(c);
+        return compiled.body({ s: c.s, t: c.t, f });
+      };
+    }
+    const cl = this.symValue(sym, e, instScope, e.args);
+    return (c) => cl({ s: c.s, t: c.t, f: frame(c) });
+  }
+
+  /** Binds the definitions of a LET; `bind` fills their slots when the LET is entered. */
+  private letScope(e: Expr & { kind: 'Let' }, scope: Scope): { inner: Scope; bind: ((c: Ctx) => void) | null } {
+    const inner = scope.block();
+    const pending: { slot: number; def: OpDef | FcnDef }[] = [];
+    for (const d of e.defs) this.bindLetDef(d, inner, pending);
+    const thunks = pending.map((p) => ({
+      slot: p.slot,
+      fn: p.def.kind === 'OpDef' ? this.expr(p.def.body, inner) : this.fcnDefValue(p.def, inner),
+    }));
+    if (thunks.length === 0) return { inner, bind: null };
+    const bind = (c: Ctx) => {
+      for (const th of thunks) {
+        const lt: LetThunk = { fn: th.fn, f: c.f, s: c.s, t: c.t, val: undefined };
+        c.f.v[th.slot] = lt;
+      }
+    };
+    return { inner, bind };
+  }
+
+  private bindLetDef(d: Unit, scope: Scope, pending: { slot: number; def: OpDef | FcnDef }[]): void {
+    switch (d.kind) {
+      case 'OpDef':
+        if (d.params.length === 0) pending.push({ slot: scope.bindSlot(d.name, 'thunk').slot, def: d });
+        else scope.bind(d.name, { k: 'def', h: new DefHandle(d, scope) });
+        return;
+      case 'FcnDef':
+        pending.push({ slot: scope.bindSlot(d.name, 'thunk').slot, def: d });
+        return;
+      case 'Instance':
+        if (d.name) scope.bind(d.name, { k: 'instance', def: d, scope });
+        else throw new TlaError(`unsupported: unnamed INSTANCE inside LET at ${locText(d as never)}`);
+        return;
+      case 'Declaration' as never:
+      default:
+        return;
+    }
+  }
+
+  /** Binds the names of bounds to fresh slots and returns an enumerator over their values. */
+  binder(bounds: Bound[], scope: Scope): Binder {
+    const parts = bounds.map((b) => {
+      if (!b.set) throw new TlaError(`unsupported: unbounded quantifier over ${b.names.join(', ')}`);
+      const set = this.expr(b.set, scope);
+      const setExpr = b.set;
+      const slots = b.names.map((n) => scope.bindSlot(n).slot);
+      return { set, setExpr, slots, tuple: b.tuple };
+    });
+    // `x, y \in S` binds each name to S in turn.
+    const flat: { set: Closure; setExpr: Expr; slot: number; tupleSlots?: number[] }[] = [];
+    for (const p of parts) {
+      if (p.tuple) flat.push({ set: p.set, setExpr: p.setExpr, slot: -1, tupleSlots: p.slots });
+      else for (const s of p.slots) flat.push({ set: p.set, setExpr: p.setExpr, slot: s });
+    }
+    // TLC's context enumerator varies the first bound name fastest.
+    const rec = (c: Ctx, i: number, fn: () => boolean | void): boolean => {
+      if (i < 0) return fn() !== false;
+      const p = flat[i]!;
+      const set = asSet(p.set(c), p.setExpr);
+      let go = true;
+      set.forEach((v) => {
+        if (p.tupleSlots) {
+          const t = v as Tuple;
+          if (!(t instanceof FcnValue)) throw new EvalError(`Attempted to bind a tuple to ${show(v)}.`);
+          const ft = t.materialize();
+          p.tupleSlots.forEach((s, j) => (c.f.v[s] = ft.valAt(j)));
+        } else c.f.v[p.slot] = v;
+        go = rec(c, i - 1, fn);
+        return go;
+      });
+      return go;
+    };
+    const last = flat.length - 1;
+    return (c, fn) => {
+      rec(c, last, fn);
+    };
+  }
+
+  private quant(forall: boolean, bounds: Bound[], bodyExpr: Expr, scope: Scope): Closure {
+    const inner = scope.block();
+    const binder = this.binder(bounds, inner);
+    const body = this.expr(bodyExpr, inner);
+    return (c) => {
+      let result = forall;
+      binder(c, () => {
+        if (boolOf(body(c), bodyExpr) !== forall) {
+          result = !forall;
+          return false;
+        }
+        return true;
+      });
+      return result;
+    };
+  }
+
+  private choose(e: Expr & { kind: 'Choose' }, scope: Scope): Closure {
+    const inner = scope.block();
+    const binder = this.binder([e.bound], inner);
+    const body = this.expr(e.body, inner);
+    const slotOf = inner.lookup(e.bound.names[0]!) as Sym & { k: 'slot' };
+    const names = e.bound.names.map((n) => inner.lookup(n) as Sym & { k: 'slot' });
+    return located(e, (c) => {
+      let found: Value | undefined;
+      binder(c, () => {
+        if (boolOf(body(c), e.body)) {
+          found = e.bound.tuple ? new Tuple(names.map((s) => c.f.v[s.slot] as Value)) : (c.f.v[slotOf.slot] as Value);
+          return false;
+        }
+        return true;
+      });
+      if (found === undefined) {
+        throw new EvalError(`Attempted to compute the value of an expression of form\nCHOOSE x \\in S: P, but no element of S satisfied P.`);
+      }
+      return found;
+    });
+  }
+
+  private setFilter(e: Expr & { kind: 'SetFilter' }, scope: Scope): Closure {
+    const inner = scope.block();
+    const bound = e.bound;
+    if (!bound.set) throw new TlaError(`unsupported: unbounded set filter at ${locText(e)}`);
+    const base = this.expr(bound.set, scope);
+    const slots = bound.names.map((n) => inner.bindSlot(n).slot);
+    const pred = this.expr(e.pred, inner);
+    const test = (c: Ctx, v: Value): boolean => {
+      if (bound.tuple) {
+        const f = (v as FcnValue).materialize();
+        slots.forEach((s, j) => (c.f.v[s] = f.valAt(j)));
+      } else c.f.v[slots[0]!] = v;
+      return boolOf(pred(c), e.pred);
+    };
+    return (c) => {
+      const s = asSet(base(c), bound.set!);
+      if (!s.isFinite()) {
+        const snap = snapshot(c);
+        return new InfiniteSet(`{${bound.names.join(', ')} \\in ${s.describe()} : ...}`, (v) => s.has(v) && test(snap, v));
+      }
+      const out: Value[] = [];
+      s.forEach((v) => {
+        if (test(c, v)) out.push(v);
+      });
+      return s instanceof FiniteSet ? new FiniteSet(out) : setOf(out);
+    };
+  }
+
+  /** The domain set of `[x \in S, y \in T |-> e]` and how to bind an argument to the names. */
+  private fcnDomain(
+    bounds: Bound[],
+    scope: Scope,
+    at: Expr,
+  ): { domain: (c: Ctx) => SetValue; bind: (f: Frame, arg: Value) => void } {
+    const sets = bounds.map((b) => {
+      if (!b.set) throw new TlaError(`unsupported: function without a domain at ${locText(at)}`);
+      return { set: this.expr(b.set, scope), e: b.set, b };
+    });
+    const slots = bounds.map((b) => b.names.map((n) => scope.bindSlot(n).slot));
+    const factors = bounds.flatMap((b, i) => b.names.map(() => sets[i]!));
+    const single = factors.length === 1 && !bounds[0]!.tuple;
+    const domain = (c: Ctx): SetValue =>
+      single ? asSet(factors[0]!.set(c), factors[0]!.e) : productOf(factors.map((s) => asSet(s.set(c), s.e)));
+    const flatSlots = slots.flat();
+    const bind = (f: Frame, arg: Value) => {
+      if (single) {
+        f.v[flatSlots[0]!] = arg;
+        return;
+      }
+      const t = (arg as FcnValue).materialize();
+      let k = 0;
+      bounds.forEach((b, i) => {
+        const comp = t.valAt(k++);
+        if (b.tuple) {
+          const ct = (comp as FcnValue).materialize();
+          slots[i]!.forEach((s, j) => (f.v[s] = ct.valAt(j)));
+          return;
+        }
+        f.v[slots[i]![0]!] = comp;
+        for (let j = 1; j < b.names.length; j++) f.v[slots[i]![j]!] = t.valAt(k++);
+      });
+    };
+    return { domain, bind };
+  }
+
+  private fcnLit(e: Expr & { kind: 'FcnLit' }, scope: Scope): Closure {
+    const inner = scope.block();
+    const { domain, bind } = this.fcnDomain(e.bounds, inner, e);
+    const body = this.expr(e.body, inner);
+    return (c) => {
+      const dom = domain(c);
+      if (!dom.isFinite()) {
+        const snap = snapshot(c);
+        return new LazyFcn(dom, (arg) => {
+          bind(snap.f, arg);
+          return body(snap);
+        });
+      }
+      const keys = dom.normalized().elems;
+      const vals = new Array<Value>(keys.length);
+      for (let i = 0; i < keys.length; i++) {
+        bind(c.f, keys[i]!);
+        vals[i] = body(c);
+      }
+      return fcnOf(keys, vals);
+    };
+  }
+
+  private fcnApp(e: Expr & { kind: 'FcnApp' }, scope: Scope): Closure {
+    const fn = this.expr(e.fn, scope);
+    const args = e.args.map((a) => this.expr(a, scope));
+    if (args.length === 1) {
+      const a0 = args[0]!;
+      return located(e, (c) => applyFcn(fn(c), a0(c), e));
+    }
+    return located(e, (c) => applyFcn(fn(c), new Tuple(args.map((a) => a(c))), e));
+  }
+
+  private except(e: Expr & { kind: 'Except' }, scope: Scope): Closure {
+    const base = this.expr(e.fn, scope);
+    const updates = e.updates.map((u) => {
+      const inner = scope.block();
+      const at = inner.bindSlot('@');
+      const path = u.path.map((p) => pathKey(p, (x) => this.expr(x, scope)));
+      return { path, value: this.expr(u.value, inner), at: at.slot };
+    });
+    return located(e, (c) => {
+      let f = base(c);
+      for (const u of updates) {
+        const keys = u.path.map((k) => k(c));
+        f = exceptAt(f, keys, 0, (old) => {
+          c.f.v[u.at] = old;
+          return u.value(c);
+        });
+      }
+      return f;
+    });
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Action mode
+
+  /**
+   * Compiles e as an action. `init` makes unprimed variables the assignment targets (Init);
+   * `top` marks a split point of Next, where entering a definition names the action.
+   */
+  act(e: Expr, scope: Scope, init: boolean, top: boolean): ActClosure {
+    switch (e.kind) {
+      case 'And': {
+        const items = e.items.map((x) => this.act(x, scope, init, false));
+        return items.reduceRight<ActClosure>(
+          (rest, item) => (c, k) => item(c, () => rest(c, k)),
+          (_c, k) => k(),
+        );
+      }
+      case 'Or': {
+        const items = e.items.map((x) => this.act(x, scope, init, top));
+        return (c, k) => {
+          for (let i = 0; i < items.length; i++) items[i]!(c, k);
+        };
+      }
+      case 'If': {
+        const cond = this.expr(e.cond, scope);
+        const then = this.act(e.then, scope, init, false);
+        const els = this.act(e.else, scope, init, false);
+        return (c, k) => (boolOf(cond(c), e.cond) ? then(c, k) : els(c, k));
+      }
+      case 'Case': {
+        const arms = e.arms.map((a) => ({ g: this.expr(a.guard, scope), v: this.act(a.value, scope, init, false), e: a.guard }));
+        const other = e.other ? this.act(e.other, scope, init, false) : undefined;
+        return (c, k) => {
+          for (const a of arms) if (boolOf(a.g(c), a.e)) return a.v(c, k);
+          if (other) return other(c, k);
+          throw new EvalError(`Attempted to evaluate a CASE with no arm true at ${locText(e)}.`);
+        };
+      }
+      case 'Let': {
+        const { inner, bind } = this.letScope(e, scope);
+        const body = this.act(e.body, inner, init, false);
+        if (!bind) return body;
+        return (c, k) => {
+          bind(c);
+          body(c, k);
+        };
+      }
+      case 'Quant': {
+        const inner = scope.block();
+        const binder = this.binder(e.bounds, inner);
+        const body = this.act(e.body, inner, init, e.forall ? false : top);
+        if (!e.forall) return (c, k) => binder(c, () => body(c, k));
+        // \A in an action: the conjunction of the body over every binding.
+        const slots = e.bounds.flatMap((b) => b.names.map((n) => (inner.lookup(n) as Sym & { k: 'slot' }).slot));
+        return (c, k) => {
+          const bindings: unknown[][] = [];
+          binder(c, () => {
+            bindings.push(slots.map((sl) => c.f.v[sl]));
+          });
+          const step = (i: number): void => {
+            if (i === bindings.length) return k();
+            const b = bindings[i]!;
+            slots.forEach((sl, j) => (c.f.v[sl] = b[j]));
+            body(c, () => {
+              step(i + 1);
+              slots.forEach((sl, j) => (c.f.v[sl] = b[j]));
+            });
+          };
+          step(0);
+        };
+      }
+      case 'Label':
+        return this.act(e.expr, scope, init, top);
+      case 'Unchanged':
+        if (init) break;
+        return this.unchanged(e.expr, scope);
+      case 'StepExpr':
+        if (e.box && !init) {
+          const a = this.act(e.action, scope, init, top);
+          const u = this.unchanged(e.sub, scope);
+          return (c, k) => {
+            a(c, k);
+            u(c, k);
+          };
+        }
+        break;
+      case 'Ident':
+      case 'OpApp': {
+        const assign = this.assignment(e, scope, init);
+        if (assign) return assign;
+        if (e.kind === 'OpApp' && BUILTIN_SYNTAX.has(e.name)) break;
+        const sym = this.resolve(e.name, scope, e);
+        const args = e.kind === 'OpApp' ? e.args : [];
+        if (sym.k === 'def' && sym.h.def.kind === 'OpDef') {
+          const up = this.up(scope.level, sym.h.scope.level);
+          return this.actCall(sym.h, args, scope, init, top, (c) => up(c.f), e);
+        }
+        if (sym.k === 'slot' && sym.mode === 'byname') {
+          const up = this.up(scope.level, sym.level);
+          const slot = sym.slot;
+          return (c, k) => {
+            const a = up(c.f).v[slot] as ArgRef;
+            a.act({ s: c.s, t: c.t, f: a.f }, k);
+          };
+        }
+        if (sym.k === 'subst' && sym.expr.kind !== 'Ident') break;
+        if (sym.k === 'subst' && args.length === 0) {
+          const target = sym.scope;
+          const a = this.act(sym.expr, target, init, top);
+          const up = this.up(scope.level, target.level);
+          return (c, k) => a({ s: c.s, t: c.t, f: up(c.f) }, k);
+        }
+        break;
+      }
+      case 'Prefixed': {
+        const { inst, frame } = this.instancePath(e, scope);
+        const sym = inst.names.get(e.name);
+        if (sym?.k === 'def' && sym.h.def.kind === 'OpDef') {
+          return this.actCall(sym.h, e.args, scope, init, top, frame, e);
+        }
+        break;
+      }
+    }
+    const guard = this.expr(e, scope);
+    return (c, k) => {
+      if (boolOf(guard(c), e)) k();
+    };
+  }
+
+  /** `x' = e` / `x' \in S` (or `x = e` / `x \in S` in Init) when x is a variable. */
+  private assignment(e: Expr, scope: Scope, init: boolean): ActClosure | undefined {
+    if (e.kind !== 'OpApp' || (e.name !== '=' && e.name !== '\\in') || e.args.length !== 2) return undefined;
+    let lhs = e.args[0]!;
+    if (!init) {
+      if (lhs.kind !== 'Prime') return undefined;
+      lhs = lhs.expr;
+    }
+    if (lhs.kind !== 'Ident') return undefined;
+    const sym = scope.lookup(lhs.name);
+    if (!sym || sym.k !== 'var') return undefined;
+    const i = sym.index;
+    const rhs = this.expr(e.args[1]!, scope);
+    const rhsExpr = e.args[1]!;
+    const rhsAt = located(e, rhs);
+    const target = init ? (c: Ctx) => c.s! : (c: Ctx) => c.t!;
+    if (e.name === '=') {
+      return (c, k) => {
+        const v = rhsAt(c);
+        const t = target(c);
+        const cur = t[i];
+        if (cur === undefined) {
+          t[i] = v;
+          try {
+            k();
+          } finally {
+            t[i] = undefined as unknown as Value;
+          }
+        } else if (equals(cur, v)) k();
+      };
+    }
+    return ((c: Ctx, k: Cont) => {
+      const set = asSet(rhsAt(c), rhsExpr);
+      const t = target(c);
+      const cur = t[i];
+      if (cur !== undefined) {
+        if (set.has(cur)) k();
+        return;
+      }
+      try {
+        set.forEach((v) => {
+          t[i] = v;
+          k();
+        });
+      } finally {
+        t[i] = undefined as unknown as Value;
+      }
+    }) as ActClosure;
+  }
+
+  private unchanged(e: Expr, scope: Scope): ActClosure {
+    if (e.kind === 'Tuple') {
+      const parts = e.elems.map((x) => this.unchanged(x, scope));
+      return parts.reduceRight<ActClosure>(
+        (rest, item) => (c, k) => item(c, () => rest(c, k)),
+        (_c, k) => k(),
+      );
+    }
+    if (e.kind === 'Ident') {
+      const sym = scope.lookup(e.name);
+      if (sym?.k === 'var') {
+        const i = sym.index;
+        return (c, k) => {
+          const t = c.t!;
+          const cur = t[i];
+          const v = c.s![i]!;
+          if (cur === undefined) {
+            t[i] = v;
+            try {
+              k();
+            } finally {
+              t[i] = undefined as unknown as Value;
+            }
+          } else if (equals(cur, v)) k();
+        };
+      }
+      if (sym?.k === 'def' && sym.h.arity === 0 && sym.h.def.kind === 'OpDef') {
+        const inner = this.unchanged(sym.h.def.body, sym.h.scope);
+        const up = this.up(scope.level, sym.h.scope.level);
+        return (c, k) => inner({ s: c.s, t: c.t, f: up(c.f) }, k);
+      }
+      if (sym?.k === 'subst') {
+        const inner = this.unchanged(sym.expr, sym.scope);
+        const up = this.up(scope.level, sym.scope.level);
+        return (c, k) => inner({ s: c.s, t: c.t, f: up(c.f) }, k);
+      }
+    }
+    const v = this.expr(e, scope);
+    return (c, k) => {
+      if (equals(v({ s: c.t, t: null, f: c.f }), v(c))) k();
+    };
+  }
+
+  /** Takes the action defined by h: a new frame, arguments by name where needed, labelled at split points. */
+  private actCall(
+    h: DefHandle,
+    args: Expr[],
+    scope: Scope,
+    init: boolean,
+    top: boolean,
+    parent: (c: Ctx) => Frame,
+    e: Expr,
+  ): ActClosure {
+    const def = h.def as OpDef;
+    if (def.params.length !== args.length) {
+      throw new TlaError(`Operator ${h.name} takes ${def.params.length} arguments but is given ${args.length} at ${locText(e)}.`);
+    }
+    const key = `${init ? 'i' : 'n'}${top ? 't' : ''}`;
+    let compiled = h.acts.get(key);
+    if (!compiled) {
+      const body = h.scope.newFrame();
+      const modes = this.paramModes(h);
+      def.params.forEach((p, i) => body.bindSlot(p.name, p.arity > 0 ? 'op' : modes[i] ? 'byname' : 'value', p.arity));
+      compiled = { size: 0, body: () => undefined };
+      h.acts.set(key, compiled);
+      compiled.body = this.act(def.body, body, init, top);
+      compiled.size = body.frame.size;
+    }
+    const fill = this.argFillers(h, args, scope);
+    const c0 = compiled;
+    const params = def.params.map((p) => p.name);
+    return (c, k) => {
+      const f = new Frame(c0.size, parent(c));
+      for (let i = 0; i < fill.length; i++) f.v[i] = fill[i]!(c);
+      const inner: Ctx = { s: c.s, t: c.t, f };
+      if (!top || !this.captureLabels) return c0.body(inner, k);
+      const saved = this.currentAction;
+      this.currentAction = { name: def.name, def, frame: f, params };
+      try {
+        c0.body(inner, k);
+      } finally {
+        this.currentAction = saved;
+      }
+    };
+  }
+
+  /** The values of an action's parameters, for its label. */
+  labelArgs(label: ActionLabel, s: Value[] | null, t: Value[] | null): Value[] {
+    return label.params.map((_, i) => {
+      const v = label.frame.v[i];
+      if (v && typeof v === 'object' && 'fn' in (v as object) && 'act' in (v as object)) {
+        const a = v as ArgRef;
+        return a.fn({ s, t, f: a.f });
+      }
+      return v as Value;
+    });
+  }
+}
+
+/** Operators that the action compiler treats as guards even when a user module redefines nothing. */
+const BUILTIN_SYNTAX = new Set(['=', '/=', '#', '\\in', '\\notin', '~', '=>', '<=>', '\\equiv', '\\X']);
+
+/** Builtins whose value changes from call to call, so definitions using them are not cached. */
+const NONDETERMINISTIC = new Set(['RandomElement', 'TLCGet', 'JavaTime', 'Print', 'PrintT', 'TLCSet']);
+
+function snapshot(c: Ctx): Ctx {
+  const copy = (f: Frame | null): Frame | null => {
+    if (!f) return null;
+    const n = new Frame(f.v.length, copy(f.parent));
+    for (let i = 0; i < f.v.length; i++) n.v[i] = f.v[i];
+    return n;
+  };
+  return { s: c.s, t: c.t, f: copy(c.f)! };
+}
+
+function pathKey(p: ExceptPathItem, compile: (e: Expr) => Closure): (c: Ctx) => Value {
+  if (p.kind === 'field') {
+    const name = p.name;
+    return () => name;
+  }
+  const args = p.args.map(compile);
+  if (args.length === 1) return args[0]!;
+  return (c) => new Tuple(args.map((a) => a(c)));
+}
+
+export function applyFcn(f: Value, arg: Value, e: Expr): Value {
+  if (f instanceof FcnValue) {
+    const v = f.get(arg);
+    if (v !== undefined) return v;
+    throw new EvalError(
+      `Attempted to apply function:\n${show(f)}\nto argument ${show(arg)}, which is not in the domain of the function.`,
+    );
+  }
+  throw new EvalError(`Attempted to apply ${show(f)}, which is not a function, to argument ${show(arg)} at ${locText(e)}.`);
+}
+
+function boundNames(e: Expr): string[] {
+  switch (e.kind) {
+    case 'Quant':
+    case 'SetMap':
+    case 'FcnLit':
+      return e.bounds.flatMap((b) => b.names);
+    case 'Choose':
+    case 'SetFilter':
+      return e.bound.names;
+    case 'Lambda':
+      return e.params;
+    case 'Let':
+      return e.defs.flatMap((d) => ('name' in d && d.name ? [d.name] : []));
+    case 'TemporalQuant':
+      return e.names;
+    default:
+      return [];
+  }
+}
+
+/** Calls fn on every direct subexpression. */
+export function forEachChild(e: Expr, fn: (x: Expr) => void): void {
+  switch (e.kind) {
+    case 'Num':
+    case 'Str':
+    case 'Bool':
+    case 'Ident':
+    case 'At':
+      return;
+    case 'OpApp':
+      return e.args.forEach(fn);
+    case 'Prefixed':
+      e.path.forEach((p) => p.args.forEach(fn));
+      return e.args.forEach(fn);
+    case 'Lambda':
+      return fn(e.body);
+    case 'Quant':
+    case 'SetMap':
+    case 'FcnLit':
+      e.bounds.forEach((b) => b.set && fn(b.set));
+      return fn(e.body);
+    case 'TemporalQuant':
+      return fn(e.body);
+    case 'Choose':
+      if (e.bound.set) fn(e.bound.set);
+      return fn(e.body);
+    case 'SetFilter':
+      if (e.bound.set) fn(e.bound.set);
+      return fn(e.pred);
+    case 'SetEnum':
+    case 'Tuple':
+      return e.elems.forEach(fn);
+    case 'FcnSet':
+      fn(e.dom);
+      return fn(e.rng);
+    case 'RecLit':
+    case 'RecSet':
+      return e.fields.forEach((f) => fn(f.value));
+    case 'FcnApp':
+      fn(e.fn);
+      return e.args.forEach(fn);
+    case 'Dot':
+      return fn(e.rec);
+    case 'Except':
+      fn(e.fn);
+      return e.updates.forEach((u) => {
+        u.path.forEach((p) => p.kind === 'index' && p.args.forEach(fn));
+        fn(u.value);
+      });
+    case 'If':
+      fn(e.cond);
+      fn(e.then);
+      return fn(e.else);
+    case 'Case':
+      e.arms.forEach((a) => {
+        fn(a.guard);
+        fn(a.value);
+      });
+      if (e.other) fn(e.other);
+      return;
+    case 'Let':
+      e.defs.forEach((d) => (d.kind === 'OpDef' || d.kind === 'FcnDef') && fn(d.body));
+      return fn(e.body);
+    case 'And':
+    case 'Or':
+      return e.items.forEach(fn);
+    case 'Prime':
+    case 'Unchanged':
+    case 'Enabled':
+    case 'Always':
+    case 'Eventually':
+    case 'Label':
+      return fn(e.expr);
+    case 'StepExpr':
+    case 'Fair':
+      fn(e.action);
+      return fn(e.sub);
+    case 'LeadsTo':
+      fn(e.lhs);
+      return fn(e.rhs);
+  }
+}
+
+export { locText };

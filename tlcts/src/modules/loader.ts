@@ -1,0 +1,282 @@
+/**
+ * Loads a specification's modules and builds module instances: EXTENDS, INSTANCE ... WITH,
+ * LOCAL, standard modules, and the binding of the root module's constants by the .cfg.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Declaration, InstanceDef, ModuleAst, Unit } from '../syntax/ast.js';
+import { parseModules } from '../syntax/parse.js';
+import { TlaError } from '../errors.js';
+import { DefHandle, ModInst, Scope, type Sym } from '../eval/scope.js';
+import { STANDARD_MODULES } from '../stdlib/index.js';
+import type { BuiltinModule } from '../stdlib/builtin.js';
+import { intern } from '../values/value.js';
+
+/** Declared constants and variables of a module instance resolve through its provider. */
+type Provider = (name: string, decl: Declaration) => Sym;
+
+/** A module instance and the names it shows to modules that extend or instantiate it. */
+interface Built {
+  inst: ModInst;
+  exported: Map<string, Sym>;
+}
+
+/** An instance made by INSTANCE; its parameters (if any) live in paramScope's frame. */
+export interface Instantiated extends Built {
+  paramScope: Scope;
+}
+
+export class ModuleLoader {
+  private readonly modules = new Map<string, ModuleAst>();
+  private readonly sources = new Map<string, string>();
+  /** Module names in the order they were parsed (main module first, then dependencies breadth-first). */
+  readonly parseOrder: string[] = [];
+  private readonly instances = new Map<InstanceDef, Map<ModInst, Instantiated>>();
+  /** Variables of the root module, in declaration order. */
+  readonly variables: string[] = [];
+  readonly main: ModuleAst;
+
+  constructor(readonly mainFile: string) {
+    const dir = path.dirname(mainFile);
+    const mainModules = this.parseFile(mainFile);
+    this.main = mainModules[0]!;
+    // Parse the dependency closure breadth-first, as SANY does.
+    const queue = [this.main];
+    const seen = new Set([this.main.name]);
+    while (queue.length > 0) {
+      const m = queue.shift()!;
+      for (const dep of dependencies(m)) {
+        if (seen.has(dep)) continue;
+        seen.add(dep);
+        if (this.modules.has(dep)) {
+          queue.push(this.modules.get(dep)!);
+          continue;
+        }
+        const file = path.join(dir, `${dep}.tla`);
+        if (fs.existsSync(file)) queue.push(this.parseFile(file)[0]!);
+        else if (!STANDARD_MODULES.has(dep)) {
+          throw new TlaError(`Cannot find source file for module ${dep} imported in module ${m.name}.`, 150);
+        }
+      }
+    }
+    this.internTokens();
+  }
+
+  private parseFile(file: string): ModuleAst[] {
+    const source = fs.readFileSync(file, 'utf8');
+    const mods = parseModules(source, file);
+    const expected = path.basename(file, '.tla');
+    if (mods[0]!.name !== expected) {
+      throw new TlaError(`File name ${path.basename(file)} does not match the module name ${mods[0]!.name}.`, 150);
+    }
+    const register = (m: ModuleAst) => {
+      this.modules.set(m.name, m);
+      for (const u of m.units) if (u.kind === 'Module') register(u);
+    };
+    mods.forEach(register);
+    this.sources.set(mods[0]!.name, source);
+    this.parseOrder.push(mods[0]!.name);
+    return mods;
+  }
+
+  /** Interns identifiers in parse order, then string literals with the main module last (TLC's order). */
+  private internTokens(): void {
+    const strings: string[][] = [];
+    for (const name of this.parseOrder) {
+      const { identifiers, literals } = tokens(this.sources.get(name)!);
+      identifiers.forEach(intern);
+      strings.push(literals);
+    }
+    for (const lits of strings.reverse()) lits.forEach(intern);
+  }
+
+  module(name: string): ModuleAst | undefined {
+    return this.modules.get(name);
+  }
+
+  /**
+   * The root module instance. `bindConstant` gives the .cfg's binding for each declared constant;
+   * it runs once every definition exists, since a binding may name one (`C <- Def`).
+   */
+  root(bindConstant: (name: string, inst: ModInst) => Sym): ModInst {
+    const varIndex = new Map<string, number>();
+    const constants: { name: string; sym: Sym }[] = [];
+    const provider: Provider = (name, decl) => {
+      if (decl.kind === 'Variable') {
+        let i = varIndex.get(name);
+        if (i === undefined) {
+          i = this.variables.length;
+          varIndex.set(name, i);
+          this.variables.push(name);
+        }
+        return { k: 'var', index: i, name };
+      }
+      const hit = constants.find((c) => c.name === name);
+      if (hit) return hit.sym;
+      // A placeholder, filled in place below so that every table holding it sees the binding.
+      const sym = {} as Sym;
+      constants.push({ name, sym });
+      return sym;
+    };
+    const { inst } = this.build(this.main, 0, provider, new Map());
+    for (const c of constants) Object.assign(c.sym, bindConstant(c.name, inst));
+    return inst;
+  }
+
+  /** Builds the instance of module m whose constants/variables resolve through provider. */
+  private build(m: ModuleAst, level: number, provider: Provider, cache: Map<string, Built>): Built {
+    const cached = cache.get(m.name);
+    if (cached) return cached;
+    const inst = new ModInst(m, level);
+    const exported = new Map<string, Sym>();
+    const built = { inst, exported };
+    cache.set(m.name, built);
+    const top = inst.top;
+    const importAll = (from: Map<string, Sym>, local: boolean) => {
+      for (const [n, s] of from) {
+        inst.names.set(n, s);
+        if (!local) exported.set(n, s);
+      }
+    };
+    for (const ext of m.extends) importAll(this.importable(ext, level, provider, cache, m), false);
+    for (const u of m.units) this.addUnit(u, inst, top, exported, provider, importAll);
+    return built;
+  }
+
+  private importable(
+    name: string,
+    level: number,
+    provider: Provider,
+    cache: Map<string, Built>,
+    from: ModuleAst,
+  ): Map<string, Sym> {
+    const std = STANDARD_MODULES.get(name);
+    const user = this.modules.get(name);
+    if (user) return this.build(user, level, provider, cache).exported;
+    if (std) return builtinNames(std);
+    throw new TlaError(`Cannot find source file for module ${name} imported in module ${from.name}.`, 150);
+  }
+
+  private addUnit(
+    u: Unit,
+    inst: ModInst,
+    top: Scope,
+    exported: Map<string, Sym>,
+    provider: Provider,
+    importAll: (from: Map<string, Sym>, local: boolean) => void,
+  ): void {
+    const define = (name: string, sym: Sym, local: boolean) => {
+      inst.names.set(name, sym);
+      if (!local) exported.set(name, sym);
+    };
+    switch (u.kind) {
+      case 'Constant':
+      case 'Variable':
+        for (const p of u.params) define(p.name, provider(p.name, u), false);
+        return;
+      case 'OpDef':
+      case 'FcnDef':
+        define(u.name, { k: 'def', h: new DefHandle(u, top) }, u.local);
+        return;
+      case 'Instance':
+        if (u.name) define(u.name, { k: 'instance', def: u, scope: top }, u.local);
+        else importAll(this.instantiate(u, top).exported, u.local);
+        return;
+      case 'Recursive':
+      case 'Assume':
+      case 'Module':
+        return;
+    }
+  }
+
+  /** The instance of `def`'s module created where def sits (scope); one per definition and scope. */
+  instantiate(def: InstanceDef, scope: Scope): Instantiated {
+    let byScope = this.instances.get(def);
+    if (!byScope) this.instances.set(def, (byScope = new Map()));
+    const hit = byScope.get(scope.inst);
+    if (hit) return hit;
+    const paramScope = def.params.length > 0 ? scope.newFrame() : scope;
+    for (const p of def.params) paramScope.bindSlot(p.name, p.arity > 0 ? 'op' : 'value', p.arity);
+    const subs = new Map(def.subs.map((s) => [s.name, s.expr]));
+    const provider: Provider = (name) => {
+      const e = subs.get(name);
+      if (e) return { k: 'subst', expr: e, scope: paramScope, name };
+      const implicit = paramScope.lookup(name);
+      if (!implicit) {
+        throw new TlaError(
+          `The constant or variable ${name} of module ${def.module} has no substitution in the INSTANCE at line ${def.loc.line} of module ${def.loc.module}.`,
+          150,
+        );
+      }
+      return implicit;
+    };
+    const target = this.modules.get(def.module);
+    let result: Instantiated;
+    if (target) {
+      result = { ...this.build(target, paramScope.level, provider, new Map()), paramScope };
+    } else {
+      const std = STANDARD_MODULES.get(def.module);
+      if (!std) throw new TlaError(`Cannot find source file for module ${def.module}.`, 150);
+      const inst = new ModInst({ kind: 'Module', name: def.module, extends: [], units: [], loc: def.loc }, paramScope.level);
+      const exported = builtinNames(std);
+      for (const [n, s] of exported) inst.names.set(n, s);
+      result = { inst, exported, paramScope };
+    }
+    byScope.set(scope.inst, result);
+    return result;
+  }
+}
+
+function builtinNames(m: BuiltinModule): Map<string, Sym> {
+  const out = new Map<string, Sym>();
+  for (const ext of m.extends) {
+    const dep = STANDARD_MODULES.get(ext);
+    if (dep) for (const [n, s] of builtinNames(dep)) out.set(n, s);
+  }
+  for (const [name, b] of m.ops) out.set(name, { k: 'builtin', b, name });
+  return out;
+}
+
+/** Modules that m needs: EXTENDS and INSTANCE targets, including those of nested modules. */
+function dependencies(m: ModuleAst): string[] {
+  const out: string[] = [...m.extends];
+  const visit = (units: Unit[]) => {
+    for (const u of units) {
+      if (u.kind === 'Instance') out.push(u.module);
+      else if (u.kind === 'Module') {
+        out.push(...u.extends);
+        visit(u.units);
+      }
+    }
+  };
+  visit(m.units);
+  return out;
+}
+
+/** Identifier tokens and string literal contents of a module source, in order, comments skipped. */
+function tokens(src: string): { identifiers: string[]; literals: string[] } {
+  const identifiers: string[] = [];
+  const literals: string[] = [];
+  const re = /\(\*|\\\*[^\n]*|"(?:[^"\\]|\\.)*"|[A-Za-z0-9_]*[A-Za-z][A-Za-z0-9_]*/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(src))) {
+    const t = m[0];
+    if (t === '(*') {
+      let depth = 1;
+      let i = re.lastIndex;
+      while (depth > 0 && i < src.length) {
+        if (src.startsWith('(*', i)) {
+          depth++;
+          i += 2;
+        } else if (src.startsWith('*)', i)) {
+          depth--;
+          i += 2;
+        } else i++;
+      }
+      re.lastIndex = i;
+    } else if (t.startsWith('\\*')) continue;
+    else if (t.startsWith('"')) literals.push(JSON.parse(t.replace(/\\([^"\\nrtf])/g, '$1')) as string);
+    else identifiers.push(t);
+  }
+  return { identifiers, literals };
+}
