@@ -147,7 +147,7 @@ export class Explorer {
     const unchecked = m.unchecked.length > 0;
     return this.finish(start, {
       verdict: unchecked ? 'properties not checked' : 'success',
-      exitCode: unchecked ? 13 : 0,
+      exitCode: unchecked ? 255 : 0,
       ...(unchecked ? { message: `Temporal properties not checked by this checker: ${m.unchecked.join(', ')}.` } : {}),
       ...this.stats(),
       ...base,
@@ -155,6 +155,8 @@ export class Explorer {
   }
 
   private current: { id: number; s: Value[] } | null = null;
+  /** The initial state being checked, for errors met before the search starts. */
+  private currentInit: Value[] | null = null;
 
   private stats(): Pick<CheckResult, 'distinctStates' | 'generatedStates' | 'statesLeftOnQueue' | 'depth'> {
     return {
@@ -175,6 +177,7 @@ export class Explorer {
     let trace: TraceState[] | undefined;
     if (traceTo !== undefined && traceTo >= 0) trace = this.trace(traceTo);
     else if (this.current) trace = this.trace(this.current.id);
+    else if (this.currentInit && traceTo === undefined) trace = [{ state: this.currentInit }];
     if (extra) trace = [...(trace ?? []), this.labelFinal(trace, extra)];
     const noStats = r.verdict === 'invariant violated' && this.current === null && r.distinctStates === null;
     return {
@@ -197,6 +200,7 @@ export class Explorer {
     m.init({ s: partial, t: null, f: ROOT_FRAME }, () => {
       this.generated++;
       const s = partial.slice();
+      this.currentInit = s;
       for (let i = 0; i < this.n; i++) {
         if (s[i] === undefined) {
           throw new EvalError(`current state is not a legal state\nWhile working on the initial state:\n${m.vars.map((v, j) => `/\\ ${v} = ${s[j] === undefined ? 'null' : '...'}`).join('\n')}`);
@@ -238,6 +242,7 @@ export class Explorer {
   }
 
   private search(start: number): void {
+    this.currentInit = null;
     const m = this.model;
     const { onEdge, progress, maxDepth } = this.opts;
     const progressMs = (this.opts.progressSeconds ?? 60) * 1000;

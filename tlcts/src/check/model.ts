@@ -273,8 +273,8 @@ class ModelBuilder {
     let lookup = this.root.top;
     for (const step of e.path) {
       const s = lookup.lookup(step.name);
-      if (!s || s.k !== 'instance' || step.args.length > 0) return [e];
-      inst = this.loader.instantiate(s.def, s.scope).inst;
+      if (!s || s.k !== 'instance') return [e];
+      inst = (step.args.length > 0 ? this.loader.instantiateAt(s.def, s.scope, step, this.scope) : this.loader.instantiate(s.def, s.scope)).inst;
       lookup = inst.top;
     }
     const target = inst?.names.get(e.name);

@@ -253,7 +253,7 @@ export class Compiler {
         case 'OpApp': {
           if (!b.has(x.name)) {
             const sym = scope.lookup(x.name);
-            if (sym?.k === 'var' || sym?.k === 'slot' || sym?.k === 'subst') constant = false;
+            if (sym?.k === 'var' || (sym?.k === 'slot' && !sym.splitConstant) || sym?.k === 'subst') constant = false;
             else if (sym?.k === 'def' && !this.isConstantDef(sym.h) && !(sym.h.arity > 0 && this.isConstantBody(sym.h)))
               constant = false;
             else if (sym?.k === 'builtin' && NONDETERMINISTIC.has(x.name)) constant = false;
@@ -275,10 +275,14 @@ export class Compiler {
     return constant;
   }
 
+  /** Whether an operator's body depends on nothing but its parameters and constants. */
   private isConstantBody(h: DefHandle): boolean {
+    if (h.constantBody !== undefined) return h.constantBody;
+    h.constantBody = false;
     const def = h.def;
     if (def.kind !== 'OpDef') return false;
-    return this.isConstantExpr(def.body, h.scope, new Set(def.params.map((p) => p.name)));
+    h.constantBody = this.isConstantExpr(def.body, h.scope, new Set(def.params.map((p) => p.name)));
+    return h.constantBody;
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -650,40 +654,40 @@ export class Compiler {
   }
 
   /** Resolves `A!B!Op`: the module instance reached and the frame its definitions need. */
+  /**
+   * Resolves `A!B!Op`: the module instance reached and the frame its definitions need. An instance
+   * with parameters, `C(z)!Op`, is made for this call site: its parameters stand for the argument
+   * expressions, so its definitions live at the caller's level and run in the caller's frame.
+   */
   private instancePath(
     e: Expr & { kind: 'Prefixed' },
     scope: Scope,
-  ): { inst: ModInst; frame: (c: Ctx) => Frame; level: number } {
-    let inst = scope.inst;
+  ): { inst: ModInst; frame: (c: Ctx) => Frame } {
     let frame: (c: Ctx) => Frame = (c) => c.f;
     let level = scope.level;
     let lookupScope: Scope = scope;
+    let inst = scope.inst;
     for (const step of e.path) {
       const sym = lookupScope.lookup(step.name);
       if (!sym || sym.k !== 'instance') throw new TlaError(`Unknown instance ${step.name} at ${locText(e)}.`);
       const def = sym.def;
-      const child = this.loader.instantiate(def, sym.scope);
-      const parentUp = this.up(level, sym.scope.level);
-      const prev = frame;
       if (def.params.length !== step.args.length) {
         throw new TlaError(`Instance ${def.name} takes ${def.params.length} arguments at ${locText(e)}.`);
       }
       if (def.params.length === 0) {
+        inst = this.loader.instantiate(def, sym.scope).inst;
+        const parentUp = this.up(level, sym.scope.level);
+        const prev = frame;
         frame = (c) => parentUp(prev(c));
+        level = sym.scope.level;
       } else {
-        const argCls = step.args.map((a) => this.expr(a, scope));
-        const size = child.paramScope.frame.size;
-        frame = (c) => {
-          const f = new Frame(size, parentUp(prev(c)));
-          for (let i = 0; i < argCls.length; i++) f.v[i] = argCls[i]!(c);
-          return f;
-        };
+        inst = this.loader.instantiateAt(def, sym.scope, step, scope).inst;
+        frame = (c) => c.f;
+        level = scope.level;
       }
-      inst = child.inst;
-      level = child.inst.level;
       lookupScope = inst.top;
     }
-    return { inst, frame, level };
+    return { inst, frame };
   }
 
   private prefixed(e: Expr & { kind: 'Prefixed' }, scope: Scope): Closure {
@@ -980,7 +984,7 @@ export class Compiler {
       }
       case 'Let': {
         const { inner, bind } = this.letScope(e, scope);
-        const body = this.act(e.body, inner, init, false);
+        const body = this.act(e.body, inner, init, top);
         if (!bind) return body;
         return (c, k) => {
           bind(c);
@@ -990,7 +994,10 @@ export class Compiler {
       case 'Quant': {
         const inner = scope.block();
         const binder = this.binder(e.bounds, inner);
-        const body = this.act(e.body, inner, init, e.forall ? false : top);
+        // TLC splits Next at an \E only when its bounds can be evaluated before any state is known.
+        const split = top && !e.forall && e.bounds.every((b) => !b.set || this.isConstantExpr(b.set, scope, new Set()));
+        if (split) for (const n of e.bounds.flatMap((b) => b.names)) markSplitConstant(inner.lookup(n));
+        const body = this.act(e.body, inner, init, split);
         if (!e.forall) return (c, k) => binder(c, () => body(c, k));
         // \A in an action: the conjunction of the body over every binding.
         const slots = e.bounds.flatMap((b) => b.names.map((n) => (inner.lookup(n) as Sym & { k: 'slot' }).slot));
@@ -1078,8 +1085,8 @@ export class Compiler {
       lhs = lhs.expr;
     }
     if (lhs.kind !== 'Ident') return undefined;
-    const sym = scope.lookup(lhs.name);
-    if (!sym || sym.k !== 'var') return undefined;
+    const sym = this.variableOf(lhs.name, scope);
+    if (!sym) return undefined;
     const i = sym.index;
     const rhs = this.expr(e.args[1]!, scope);
     const rhsExpr = e.args[1]!;
@@ -1117,6 +1124,14 @@ export class Compiler {
         t[i] = undefined as unknown as Value;
       }
     }) as ActClosure;
+  }
+
+  /** The state variable a name stands for, through INSTANCE substitutions such as `val <- x`. */
+  private variableOf(name: string, scope: Scope): (Sym & { k: 'var' }) | undefined {
+    const sym = scope.lookup(name);
+    if (sym?.k === 'var') return sym;
+    if (sym?.k === 'subst' && sym.expr.kind === 'Ident') return this.variableOf(sym.expr.name, sym.scope);
+    return undefined;
   }
 
   private unchanged(e: Expr, scope: Scope): ActClosure {
@@ -1176,15 +1191,20 @@ export class Compiler {
     if (def.params.length !== args.length) {
       throw new TlaError(`Operator ${h.name} takes ${def.params.length} arguments but is given ${args.length} at ${locText(e)}.`);
     }
-    const key = `${init ? 'i' : 'n'}${top ? 't' : ''}`;
+    // TLC keeps splitting inside a called action only when every argument is a constant.
+    const splitInside = top && args.every((a) => this.isConstantExpr(a, scope, new Set()));
+    const key = `${init ? 'i' : 'n'}${splitInside ? 't' : ''}`;
     let compiled = h.acts.get(key);
     if (!compiled) {
       const body = h.scope.newFrame();
       const modes = this.paramModes(h);
-      def.params.forEach((p, i) => body.bindSlot(p.name, p.arity > 0 ? 'op' : modes[i] ? 'byname' : 'value', p.arity));
+      def.params.forEach((p, i) => {
+        const sym = body.bindSlot(p.name, p.arity > 0 ? 'op' : modes[i] ? 'byname' : 'value', p.arity);
+        if (splitInside) markSplitConstant(sym);
+      });
       compiled = { size: 0, body: () => undefined };
       h.acts.set(key, compiled);
-      compiled.body = this.act(def.body, body, init, top);
+      compiled.body = this.act(def.body, body, init, splitInside);
       compiled.size = body.frame.size;
     }
     const fill = this.argFillers(h, args, scope);
@@ -1216,6 +1236,11 @@ export class Compiler {
       return v as Value;
     });
   }
+}
+
+/** Bound names of a split point hold constants while Next is split (TLC binds them before any state). */
+function markSplitConstant(sym: Sym | undefined): void {
+  if (sym?.k === 'slot') sym.splitConstant = true;
 }
 
 /** Operators that the action compiler treats as guards even when a user module redefines nothing. */

@@ -23,7 +23,7 @@ export type Sym =
   /** A constant or variable of an instantiated module, replaced by an expression of the instantiator. */
   | { k: 'subst'; expr: Expr; scope: Scope; name: string }
   | { k: 'instance'; def: InstanceDef; scope: Scope }
-  | { k: 'slot'; level: number; slot: number; mode: SlotMode; arity: number; name: string };
+  | { k: 'slot'; level: number; slot: number; mode: SlotMode; arity: number; name: string; splitConstant?: boolean };
 
 /** One instantiation of a module: the names visible at its top level. */
 export class ModInst {
@@ -51,6 +51,7 @@ export class DefHandle {
   /** For each parameter: passed by name (true) or by value (false). */
   byName?: boolean[];
   constant?: boolean;
+  constantBody?: boolean;
   constructor(
     readonly def: OpDef | FcnDef,
     /** The scope the definition sits in (its module instance, plus enclosing LETs). */

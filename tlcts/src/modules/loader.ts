@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Declaration, InstanceDef, ModuleAst, Unit } from '../syntax/ast.js';
+import type { Declaration, InstanceDef, ModuleAst, PathStep, Unit } from '../syntax/ast.js';
 import { parseModules } from '../syntax/parse.js';
 import { TlaError } from '../errors.js';
 import { DefHandle, ModInst, Scope, type Sym } from '../eval/scope.js';
@@ -32,6 +32,7 @@ export class ModuleLoader {
   /** Module names in the order they were parsed (main module first, then dependencies breadth-first). */
   readonly parseOrder: string[] = [];
   private readonly instances = new Map<InstanceDef, Map<ModInst, Instantiated>>();
+  private readonly callSites = new Map<PathStep, Instantiated>();
   /** Variables of the root module, in declaration order. */
   readonly variables: string[] = [];
   readonly main: ModuleAst;
@@ -193,10 +194,30 @@ export class ModuleLoader {
   instantiate(def: InstanceDef, scope: Scope): Instantiated {
     let byScope = this.instances.get(def);
     if (!byScope) this.instances.set(def, (byScope = new Map()));
-    const hit = byScope.get(scope.inst);
-    if (hit) return hit;
-    const paramScope = def.params.length > 0 ? scope.newFrame() : scope;
-    for (const p of def.params) paramScope.bindSlot(p.name, p.arity > 0 ? 'op' : 'value', p.arity);
+    let hit = byScope.get(scope.inst);
+    if (!hit) {
+      hit = this.make(def, scope);
+      byScope.set(scope.inst, hit);
+    }
+    return hit;
+  }
+
+  /**
+   * The instance `I(args)!...` of a parameterized `I(p) == INSTANCE M ...` for one call site: the
+   * parameters stand for the argument expressions of the caller, like a macro, as in TLC.
+   */
+  instantiateAt(def: InstanceDef, scope: Scope, step: PathStep, caller: Scope): Instantiated {
+    let hit = this.callSites.get(step);
+    if (!hit) {
+      const paramScope = new Scope(scope.inst, caller.level, caller.frame, null);
+      def.params.forEach((p, i) => paramScope.bind(p.name, { k: 'subst', expr: step.args[i]!, scope: caller, name: p.name }));
+      hit = this.make(def, paramScope);
+      this.callSites.set(step, hit);
+    }
+    return hit;
+  }
+
+  private make(def: InstanceDef, paramScope: Scope): Instantiated {
     const subs = new Map(def.subs.map((s) => [s.name, s.expr]));
     const provider: Provider = (name) => {
       const e = subs.get(name);
@@ -211,19 +232,13 @@ export class ModuleLoader {
       return implicit;
     };
     const target = this.modules.get(def.module);
-    let result: Instantiated;
-    if (target) {
-      result = { ...this.build(target, paramScope.level, provider, new Map()), paramScope };
-    } else {
-      const std = STANDARD_MODULES.get(def.module);
-      if (!std) throw new TlaError(`Cannot find source file for module ${def.module}.`, 150);
-      const inst = new ModInst({ kind: 'Module', name: def.module, extends: [], units: [], loc: def.loc }, paramScope.level);
-      const exported = builtinNames(std);
-      for (const [n, s] of exported) inst.names.set(n, s);
-      result = { inst, exported, paramScope };
-    }
-    byScope.set(scope.inst, result);
-    return result;
+    if (target) return { ...this.build(target, paramScope.level, provider, new Map()), paramScope };
+    const std = STANDARD_MODULES.get(def.module);
+    if (!std) throw new TlaError(`Cannot find source file for module ${def.module}.`, 150);
+    const inst = new ModInst({ kind: 'Module', name: def.module, extends: [], units: [], loc: def.loc }, paramScope.level);
+    const exported = builtinNames(std);
+    for (const [n, s] of exported) inst.names.set(n, s);
+    return { inst, exported, paramScope };
   }
 }
 
