@@ -1,0 +1,108 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { corpusDir } from './support/corpus.js';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const corpus = corpusDir();
+
+function tlcts(...args: string[]): { code: number; out: string } {
+  const r = spawnSync(process.execPath, [path.join(root, 'tlcts/bin/tlcts.js'), ...args], { encoding: 'utf8' });
+  return { code: r.status ?? -1, out: r.stdout + r.stderr };
+}
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tlcts-cli-'));
+const jugs = [path.join(corpus, 'Jugs/MCJugs.tla'), '-config', path.join(corpus, 'Jugs/Jugs_3_5.cfg')];
+
+describe('tlcts command line', () => {
+  it('prints TLC summary lines and exits 0 on success', () => {
+    const { code, out } = tlcts(path.join(corpus, 'Jugs/MCJugs.tla'), '-config', path.join(corpus, 'Jugs/Jugs_4_6.cfg'));
+    expect(code).toBe(0);
+    expect(out).toContain('Model checking completed. No error has been found.');
+    expect(out).toContain('49 states generated, 10 distinct states found, 0 states left on queue.');
+    expect(out).toContain('The depth of the complete state graph search is 5.');
+  });
+
+  it('reports an invariant violation with exit 12 and a TLC-shaped trace', () => {
+    const file = path.join(tmp, 'jugs.json');
+    const { code, out } = tlcts(...jugs, '-dumpTrace', 'json', file);
+    expect(code).toBe(12);
+    expect(out).toContain('Error: Invariant NotSolved is violated.');
+    expect(out).toContain('State 2: <Fill("big") line 31, col 13 to line 31, col 54 of module Jugs>');
+    const ours = JSON.parse(fs.readFileSync(file, 'utf8'));
+    const theirs = JSON.parse(fs.readFileSync(path.join(corpus, 'Jugs/Jugs_3_5.trace.json'), 'utf8'));
+    expect(ours.counterexample.state).toEqual(theirs.counterexample.state);
+    expect(ours.counterexample.action.map((a: unknown[]) => (a[1] as { name: string; context?: unknown }).context)).toEqual(
+      theirs.counterexample.action.map((a: unknown[]) => (a[1] as { context?: unknown }).context),
+    );
+  });
+
+  it('writes the counterexample as ITF', () => {
+    const file = path.join(tmp, 'jugs.itf.json');
+    expect(tlcts(...jugs, '-dumpTrace', 'itf', file).code).toBe(12);
+    const itf = JSON.parse(fs.readFileSync(file, 'utf8'));
+    expect(itf.vars).toEqual(['water']);
+    expect(itf.states).toHaveLength(7);
+    expect(itf.states[0].water).toEqual({ small: { '#bigint': '0' }, big: { '#bigint': '0' } });
+    expect(itf.states[1]['#meta']).toMatchObject({ index: 1, action: 'Fill', parameters: { j: 'big' } });
+  });
+
+  it('dumps the reachable state graph with labelled edges', () => {
+    const file = path.join(tmp, 'graph.json');
+    const { code } = tlcts(path.join(corpus, 'Jugs/MCJugs.tla'), '-config', path.join(corpus, 'Jugs/Jugs_4_6.cfg'), '-dump', file);
+    expect(code).toBe(0);
+    const g = JSON.parse(fs.readFileSync(file, 'utf8'));
+    expect(g.states).toHaveLength(10);
+    expect(g.states.filter((s: { initial: boolean }) => s.initial)).toHaveLength(1);
+    const labels = new Set(g.edges.map((e: { label: string }) => e.label));
+    expect(labels).toEqual(new Set(['Empty("four")', 'Empty("six")', 'Fill("four")', 'Fill("six")', 'Pour("four", "six")', 'Pour("six", "four")']));
+    for (const e of g.edges) expect(e.to).toBeLessThan(10);
+  });
+
+  it('dumps the state graph as DOT', () => {
+    const file = path.join(tmp, 'graph.dot');
+    expect(tlcts(path.join(corpus, 'Jugs/MCJugs.tla'), '-config', path.join(corpus, 'Jugs/Jugs_4_6.cfg'), '-dump', 'dot', file).code).toBe(0);
+    const dot = fs.readFileSync(file, 'utf8');
+    expect(dot.startsWith('digraph StateGraph {')).toBe(true);
+    expect(dot).toMatch(/-> \d+ \[label="Empty\(\\"six\\"\)"\]/);
+  });
+
+  it('simulates reproducibly from a seed and finds a violation', () => {
+    const args = [path.join(corpus, 'NaiveMutex/NaiveMutex.tla'), '-config', path.join(corpus, 'NaiveMutex/NaiveMutex.cfg'), '-simulate', 'num=200', '-depth', '30', '-seed', '7'];
+    const a = tlcts(...args);
+    const b = tlcts(...args);
+    expect(a.code).toBe(12);
+    expect(a.out).toContain('Error: Invariant MutualExclusion is violated.');
+    expect(a.out.replace(/\(\d{4}-.*\)/g, '')).toEqual(b.out.replace(/\(\d{4}-.*\)/g, ''));
+  });
+
+  it('reports deadlock with exit 11, and -deadlock turns the check off', () => {
+    const spec = [path.join(corpus, 'Philosophers/Philosophers.tla'), '-config', path.join(corpus, 'Philosophers/Philosophers.cfg')];
+    expect(tlcts(...spec).code).toBe(11);
+    expect(tlcts(...spec, '-deadlock').code).toBe(0);
+  });
+
+  it('never reports an unchecked temporal property as passed', () => {
+    const { code, out } = tlcts(path.join(corpus, 'Clock/Clock.tla'), '-config', path.join(corpus, 'Clock/Clock_NoFair.cfg'));
+    expect(code).not.toBe(0);
+    expect(out).toContain('not checked');
+  });
+
+  it('refuses a missing file and bad flags with a clear message', () => {
+    const missing = tlcts(path.join(tmp, 'Nope.tla'));
+    expect(missing.code).toBe(150);
+    expect(missing.out).toContain('cannot find the specification');
+    expect(tlcts(...jugs, '-dumpTrace', 'xml', path.join(tmp, 'x')).code).toBe(255);
+    expect(tlcts('--help').out).toContain('-config');
+  });
+});
+
+describe('scripts/tlc', () => {
+  it('explains how to point at tla2tools.jar instead of downloading it', () => {
+    const r = spawnSync(path.join(root, 'scripts/tlc'), jugs, { encoding: 'utf8', env: { ...process.env, TLA2TOOLS_JAR: '' } });
+    expect(r.status).toBe(2);
+    expect(r.stdout + r.stderr).toContain('TLA2TOOLS_JAR');
+  });
+});
