@@ -269,7 +269,7 @@ describe('Naturals and Integers', () => {
     expect(int('*', 46340, 46340)).toBe(2147395600);
   });
 
-  it('\\div rounds down; Naturals only when the quotient is negative', () => {
+  it('\\div rounds down in both modules (TLA+ floor division)', () => {
     for (const m of [int, nat]) {
       expect(m('\\div', 7, 2)).toBe(3);
       expect(m('\\div', -7, 2)).toBe(-4);
@@ -279,9 +279,10 @@ describe('Naturals and Integers', () => {
       expectError(() => m('\\div', 1, 0), 'The second argument of \\div is 0.', 255);
     }
     expect(int('\\div', -1, 2)).toBe(-1);
-    expect(nat('\\div', -1, 2)).toBe(0);
-    expectError(() => int('\\div', -2147483648, -1), 'Overflow when computing -2147483648 \\div -1', 255);
-    expect(nat('\\div', -2147483648, -1)).toBe(-2147483648);
+    expect(nat('\\div', -1, 2)).toBe(-1);
+    for (const m of [int, nat]) {
+      expectError(() => m('\\div', -2147483648, -1), 'Overflow when computing -2147483648 \\div -1', 255);
+    }
   });
 
   it('% is in 0..b-1', () => {

@@ -49,6 +49,8 @@ export interface CheckResult {
 }
 
 export interface ExploreOptions {
+  /** Receives TLC's phase lines (Computing initial states..., Finished computing initial states: ...). */
+  log?: (line: string) => void;
   /** Called with TLC's progress line every `progressSeconds`. */
   progress?: (line: string) => void;
   progressSeconds?: number;
@@ -135,7 +137,16 @@ export class Explorer {
       }
     }
     try {
+      this.opts.log?.('Computing initial states...');
       this.initialStates();
+      const inits = this.generated;
+      const distinct = this.fps.size;
+      const plural = (n: number) => (n === 1 ? '' : 's');
+      this.opts.log?.(
+        inits === distinct
+          ? `Finished computing initial states: ${distinct} distinct state${plural(distinct)} generated at ${tlcDate(Date.now())}.`
+          : `Finished computing initial states: ${inits} state${plural(inits)} generated, with ${distinct} of them distinct at ${tlcDate(Date.now())}.`,
+      );
       this.search(start);
     } catch (err) {
       if (err instanceof Stop) return this.finish(start, this.stopResult(err));

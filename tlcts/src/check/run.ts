@@ -78,8 +78,7 @@ export function runCheck(opts: RunOptions): RunOutcome {
     return { result };
   }
   out(`Starting... (${tlcDate(start)})`);
-  explorer = new Explorer(model, opts);
-  out('Computing initial states...');
+  explorer = new Explorer(model, { log: out, ...opts });
   const result = explorer.run();
   report(result, model, out);
   return { result, model, explorer };

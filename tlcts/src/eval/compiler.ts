@@ -597,6 +597,7 @@ export class Compiler {
     const host = this.host;
     const fn = b.fn;
     if (args.length === 0) {
+      if (NONDETERMINISTIC.has(name)) return (c) => fn([], host, c);
       let cached: Value | undefined;
       return (c) => (cached ??= fn([], host, c));
     }
@@ -1023,18 +1024,30 @@ export class Compiler {
       case 'Unchanged':
         if (init) break;
         return this.unchanged(e.expr, scope);
-      case 'StepExpr':
-        if (e.box && !init) {
-          const a = this.act(e.action, scope, init, top);
+      case 'StepExpr': {
+        if (init) break;
+        const a = this.act(e.action, scope, init, top);
+        if (e.box) {
           const u = this.unchanged(e.sub, scope);
           return (c, k) => {
             a(c, k);
             u(c, k);
           };
         }
-        break;
+        const sub = this.expr(e.sub, scope);
+        return (c, k) =>
+          a(c, () => {
+            if (!equals(sub({ s: c.t, t: null, f: c.f }), sub(c))) k();
+          });
+      }
       case 'Ident':
       case 'OpApp': {
+        if (e.kind === 'OpApp' && e.name === '=>') {
+          // P => Q in an action: no step when P is false, else Q taken as an action.
+          const p = this.expr(e.args[0]!, scope);
+          const q = this.act(e.args[1]!, scope, init, false);
+          return (c, k) => (boolOf(p(c), e.args[0]!) ? q(c, k) : k());
+        }
         const assign = this.assignment(e, scope, init);
         if (assign) return assign;
         if (e.kind === 'OpApp' && BUILTIN_SYNTAX.has(e.name)) break;

@@ -1,8 +1,7 @@
 /**
  * Naturals, as TLC's Java classes tlc2.module.Naturals and tlc2.module.Integers override it: Java
- * 32-bit ints with overflow errors. The two classes differ in \div (Naturals rounds a negative
- * quotient down only when it is below 0, so (-1) \div 2 = 0), in one message (Naturals' >= calls
- * itself >) and in the method named when an argument is not an integer.
+ * 32-bit ints with overflow errors. The two classes differ in one message (Naturals' >= calls itself >)
+ * and in the method named when an argument is not an integer; \div floors in both (see below).
  */
 import { InfiniteSet, IntervalSet, ModelValue, show, type Value } from '../values/value.js';
 import type { Builtin, BuiltinModule } from './builtin.js';
@@ -82,11 +81,8 @@ export function arithmetic(cls: ArithClass): { [op: string]: Builtin } {
     }),
     '\\div': binary(divide, (x, y) => {
       if (y === 0) throw moduleError('The second argument of \\div is 0.');
-      if (cls === 'Naturals') {
-        // Java int division (MIN \div -1 wraps to MIN), then one step down if negative and inexact.
-        const q = (x / y) | 0;
-        return q < 0 && Math.imul(q, y) !== x ? q - 1 : q;
-      }
+      // Floor division as TLA+ defines it, and as TLC computes it whenever Integers is loaded
+      // (always with -dumpTrace json); TLC's Naturals-only class rounds (-1) \\div 2 to 0.
       if (x === MIN && y === -1) throw overflow('-2147483648 \\div -1');
       const q = (x / y) | 0;
       return x < 0 !== y < 0 && q * y !== x ? q - 1 : q;

@@ -679,7 +679,8 @@ export function show(v: Value): string {
   }
   if (v instanceof ModelValue) return v.name;
   if (v instanceof SetValue) {
-    if (v instanceof IntervalSet || v instanceof InfiniteSet) return v.describe();
+    if (v instanceof IntervalSet) return v.size() === 0 ? '{}' : v.describe();
+    if (v instanceof InfiniteSet) return v.describe();
     if (v instanceof LazySet && !v.isFinite()) return v.describe();
     return '{' + v.normalized().elems.map(show).join(', ') + '}';
   }
