@@ -4,7 +4,8 @@ import { EvalError } from '../values/errors.js';
 import { TlaError } from '../errors.js';
 import type { Ctx } from '../eval/runtime.js';
 import { Frame, ROOT_FRAME } from '../eval/runtime.js';
-import type { ActionLabel } from '../eval/compiler.js';
+import type { ActionLabel, Compiler } from '../eval/compiler.js';
+import type { Expr } from '../syntax/ast.js';
 import { FingerprintSet, IntColumn } from './fpset.js';
 import type { Model } from './model.js';
 
@@ -337,10 +338,7 @@ export class Explorer {
   }
 
   private currentLabel(s: Value[], t: Value[]): StepLabel {
-    const a = this.model.compiler.currentAction;
-    if (!a) return { name: 'Next', params: [] };
-    const vals = this.model.compiler.labelArgs(a, s, t);
-    return { name: a.name, params: a.params.map((p, i) => [p, vals[i]!]), loc: a.def.body.loc };
+    return actionLabel(this.model.compiler, s, t);
   }
 
   /** The states from an initial state to state `id`, re-generated as TLC does (first matching successor). */
@@ -430,6 +428,20 @@ export class Explorer {
 }
 
 const FOUND = Symbol('found');
+
+/** The label of the step being taken from s to t (labels must be captured). */
+export function actionLabel(compiler: Compiler, s: Value[], t: Value[]): StepLabel {
+  const a = compiler.currentAction;
+  if (!a) return { name: 'Next', params: [] };
+  const vals = compiler.labelArgs(a, s, t);
+  return { name: a.name, params: a.params.map((p, i) => [p, vals[i]!]), loc: actionBody(a.def.body).loc };
+}
+
+/** The part of an action's definition that TLC names in labels: LETs and labels unwrapped. */
+function actionBody(e: Expr): Expr {
+  while (e.kind === 'Let' || e.kind === 'Label') e = e.kind === 'Let' ? e.body : e.expr;
+  return e;
+}
 
 const nullStats = { distinctStates: null, generatedStates: null, statesLeftOnQueue: null, depth: null };
 

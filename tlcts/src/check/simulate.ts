@@ -5,7 +5,7 @@ import type { Value } from '../values/value.js';
 import { ROOT_FRAME } from '../eval/runtime.js';
 import { loadModel, type Model } from './model.js';
 import { makeHost } from './run.js';
-import type { StepLabel, TraceState } from './explore.js';
+import { actionLabel, type TraceState } from './explore.js';
 import { formatTrace } from '../output/format.js';
 
 export interface SimulateOptions {
@@ -35,11 +35,7 @@ function successors(m: Model, s: Value[]): TraceState[] {
   m.next({ s, t, f: ROOT_FRAME }, () => {
     const succ = t.slice();
     if (m.constraints.every((c) => c(succ)) && m.actionConstraints.every((c) => c(s, succ))) {
-      const a = m.compiler.currentAction;
-      const action: StepLabel = a
-        ? { name: a.name, params: a.params.map((p, i) => [p, m.compiler.labelArgs(a, s, succ)[i]!]), loc: a.def.body.loc }
-        : { name: 'Next', params: [] };
-      out.push({ state: succ, action });
+      out.push({ state: succ, action: actionLabel(m.compiler, s, succ) });
     }
   });
   return out;

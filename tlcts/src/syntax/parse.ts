@@ -89,13 +89,18 @@ class Converter {
   constructor(private readonly moduleName: string) {}
 
   loc(n: Node): Loc {
-    return {
-      module: this.moduleName,
-      line: n.startPosition.row + 1,
-      col: n.startPosition.column + 1,
-      endLine: n.endPosition.row + 1,
-      endCol: n.endPosition.column,
-    };
+    // A node may end after trailing blanks (a conjunction list ends at the next line); TLC's
+    // locations end at the last character of the expression.
+    const text = n.text;
+    const trimmed = text.trimEnd();
+    let endLine = n.endPosition.row + 1;
+    let endCol = n.endPosition.column;
+    if (trimmed.length < text.length) {
+      const lines = trimmed.split('\n');
+      endLine = n.startPosition.row + lines.length;
+      endCol = (lines.length === 1 ? n.startPosition.column : 0) + lines[lines.length - 1]!.length;
+    }
+    return { module: this.moduleName, line: n.startPosition.row + 1, col: n.startPosition.column + 1, endLine, endCol };
   }
 
   unsupported(n: Node, what: string): never {
