@@ -1106,19 +1106,7 @@ export class Compiler {
     const rhsAt = located(e, rhs);
     const target = init ? (c: Ctx) => c.s! : (c: Ctx) => c.t!;
     if (e.name === '=') {
-      return (c, k) => {
-        const v = rhsAt(c);
-        const t = target(c);
-        const cur = t[i];
-        if (cur === undefined) {
-          t[i] = v;
-          try {
-            k();
-          } finally {
-            t[i] = undefined as unknown as Value;
-          }
-        } else if (equals(cur, v)) k();
-      };
+      return (c, k) => assignOrCheck(target(c), i, rhsAt(c), k);
     }
     return ((c: Ctx, k: Cont) => {
       const set = asSet(rhsAt(c), rhsExpr);
@@ -1159,19 +1147,7 @@ export class Compiler {
       const sym = scope.lookup(e.name);
       if (sym?.k === 'var') {
         const i = sym.index;
-        return (c, k) => {
-          const t = c.t!;
-          const cur = t[i];
-          const v = c.s![i]!;
-          if (cur === undefined) {
-            t[i] = v;
-            try {
-              k();
-            } finally {
-              t[i] = undefined as unknown as Value;
-            }
-          } else if (equals(cur, v)) k();
-        };
+        return (c, k) => assignOrCheck(c.t!, i, c.s![i]!, k);
       }
       if (sym?.k === 'def' && sym.h.arity === 0 && sym.h.def.kind === 'OpDef') {
         const inner = this.unchanged(sym.h.def.body, sym.h.scope);
@@ -1249,6 +1225,19 @@ export class Compiler {
       return v as Value;
     });
   }
+}
+
+/** Assigns variable i of state t (undone afterwards) if it is unassigned, else requires it to equal v. */
+function assignOrCheck(t: Value[], i: number, v: Value, k: Cont): void {
+  const cur = t[i];
+  if (cur === undefined) {
+    t[i] = v;
+    try {
+      k();
+    } finally {
+      t[i] = undefined as unknown as Value;
+    }
+  } else if (equals(cur, v)) k();
 }
 
 /** Bound names of a split point hold constants while Next is split (TLC binds them before any state). */
