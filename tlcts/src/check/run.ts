@@ -27,11 +27,7 @@ export function makeHost(out: (line: string) => void, stats: () => Partial<Check
   return {
     print: out,
     tlcGet(key) {
-      if (typeof key === 'number') {
-        const v = registers.get(key);
-        if (v === undefined) throw new EvalError(`TLCGet(${key}) was undefined.`, 255);
-        return v;
-      }
+      if (typeof key === 'number') return registers.get(key);
       const s = stats();
       switch (key) {
         case 'distinct':

@@ -541,7 +541,7 @@ export class Compiler {
     const def = h.def as OpDef;
     const modes = this.paramModes(h);
     return args.map((a, i) => {
-      if (def.params[i]!.arity > 0) return this.opArg(a, scope, def.params[i]!.arity);
+      if (def.params[i]!.arity > 0) return this.opArg(a, scope);
       if (modes[i]) {
         const fn = this.expr(a, scope);
         let act: ActClosure | undefined;
@@ -553,7 +553,7 @@ export class Compiler {
   }
 
   /** An operator-valued argument: a LAMBDA, an operator name, or a builtin symbol. */
-  opArg(a: Expr, scope: Scope, arity: number): (c: Ctx) => OpValue {
+  opArg(a: Expr, scope: Scope): (c: Ctx) => OpValue {
     if (a.kind === 'Lambda') {
       const inner = scope.newFrame();
       for (const p of a.params) inner.bindSlot(p);
@@ -570,30 +570,48 @@ export class Compiler {
     if (a.kind !== 'Ident' && a.kind !== 'Prefixed') {
       throw new TlaError(`An operator argument must be an operator name or LAMBDA at ${locText(a)}.`);
     }
-    const params = Array.from({ length: arity }, (_, i) => `#${i}`);
-    const inner = scope.newFrame();
-    for (const p of params) inner.bindSlot(p);
-    const argExprs: Expr[] = params.map((name) => ({ kind: 'Ident', name, loc: a.loc }));
-    const call =
-      a.kind === 'Ident'
-        ? this.symValue(this.resolve(a.name, scope, a), a, inner, argExprs)
-        : this.prefixed({ ...a, args: argExprs }, inner);
+    // A named operator is called with as many arguments as the receiver passes: compiled per count.
+    const byArity = new Map<number, { size: number; call: Closure }>();
+    const callFor = (arity: number) => {
+      let hit = byArity.get(arity);
+      if (!hit) {
+        const inner = scope.newFrame();
+        const argExprs: Expr[] = Array.from({ length: arity }, (_, i) => {
+          inner.bindSlot(`#${i}`);
+          return { kind: 'Ident', name: `#${i}`, loc: a.loc };
+        });
+        const call =
+          a.kind === 'Ident'
+            ? this.symValue(this.resolve(a.name, scope, a), a, inner, argExprs)
+            : this.prefixed({ ...a, args: argExprs }, inner);
+        hit = { size: inner.frame.size, call };
+        byArity.set(arity, hit);
+      }
+      return hit;
+    };
     return (c) => {
       const parent = c.f;
       return (vals, uc) => {
-        const f = new Frame(inner.frame.size, parent);
+        const { size, call } = callFor(vals.length);
+        const f = new Frame(size, parent);
         for (let i = 0; i < vals.length; i++) f.v[i] = vals[i];
         return call({ s: uc.s, t: uc.t, f });
       };
     };
   }
 
+
   private builtinCall(b: Builtin, name: string, e: Expr, scope: Scope, args: Expr[]): Closure {
     if (b.arity !== args.length) {
       throw new TlaError(`Operator ${name} takes ${b.arity} arguments but is given ${args.length} at ${locText(e)}.`);
     }
     const ops = new Set(b.opParams ?? []);
-    const argCls = args.map((a, i) => (ops.has(i) ? this.opArg(a, scope, 1) : this.expr(a, scope)));
+    const lazy = new Set(b.lazyParams ?? []);
+    const argCls = args.map((a, i) => {
+      if (ops.has(i)) return this.opArg(a, scope);
+      const cl = this.expr(a, scope);
+      return lazy.has(i) ? (c: Ctx) => () => cl(c) : cl;
+    });
     const host = this.host;
     const fn = b.fn;
     if (args.length === 0) {
@@ -601,7 +619,7 @@ export class Compiler {
       let cached: Value | undefined;
       return (c) => (cached ??= fn([], host, c));
     }
-    if (argCls.length === 2 && ops.size === 0) {
+    if (argCls.length === 2 && ops.size === 0 && lazy.size === 0) {
       const [a0, a1] = argCls as Closure[];
       return located(e, (c) => fn([a0!(c), a1!(c)], host, c));
     }

@@ -6,16 +6,22 @@ import type { Value } from '../values/value.js';
 export interface BuiltinHost {
   /** Print/PrintT output, one line at a time. */
   print(line: string): void;
-  tlcGet(key: Value): Value;
+  /** The value of a TLCGet key; undefined for an integer register that was never set. */
+  tlcGet(key: Value): Value | undefined;
   tlcSet(key: Value, v: Value): void;
 }
+
+/** An argument evaluated on demand (AssertError must catch the errors of its second argument). */
+export type LazyArg = () => Value;
 
 export interface Builtin {
   /** Number of arguments; 0 for a constant such as Nat. */
   arity: number;
   /** Indexes of operator-valued parameters: they receive an OpValue instead of a Value. */
   opParams?: readonly number[];
-  fn: (args: (Value | OpValue)[], host: BuiltinHost, c: Ctx) => Value;
+  /** Indexes of parameters passed unevaluated: they receive a LazyArg to evaluate (or not). */
+  lazyParams?: readonly number[];
+  fn: (args: (Value | OpValue | LazyArg)[], host: BuiltinHost, c: Ctx) => Value;
 }
 
 export interface BuiltinModule {

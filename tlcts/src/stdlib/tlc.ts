@@ -24,6 +24,7 @@ import {
   defineModule,
   isEnumerable,
   javaOverrideError,
+  moduleError,
   wrongValue,
 } from './core.js';
 
@@ -148,7 +149,14 @@ export const TLC: BuiltinModule = defineModule('TLC', [], {
   },
   // The low 31 bits of the wall clock in milliseconds, as TLC computes it.
   JavaTime: { arity: 0, fn: () => (Date.now() | 0) & 0x7fffffff },
-  TLCGet: { arity: 1, fn: (a, host) => host.tlcGet(a[0] as Value) },
+  TLCGet: {
+    arity: 1,
+    fn: (a, host) => {
+      const v = host.tlcGet(a[0] as Value);
+      if (v === undefined) throw moduleError(`TLCGet(${show(a[0] as Value)}) was undefined.`);
+      return v;
+    },
+  },
   TLCSet: {
     arity: 2,
     fn: (a, host) => {

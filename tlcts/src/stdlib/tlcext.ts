@@ -1,11 +1,11 @@
 /**
- * TLCExt: its operators that are functions of their argument values. AssertError (needs its second
- * argument unevaluated), TLCGetOrDefault and TLCGetAndSet (need to know whether a register is set),
- * TLCDefer, PickSuccessor, TLCFP, Trace, CounterExample, ToTrace and TLCEvalDefinition (need the
- * checker) are not here.
+ * TLCExt: the operators specs commonly use. TLCDefer, PickSuccessor, TLCFP, Trace, CounterExample,
+ * ToTrace and TLCEvalDefinition need the checker's history and are not here.
  */
 import { equals, modelValue, show, type Value } from '../values/value.js';
-import type { BuiltinModule } from './builtin.js';
+import { EvalError } from '../values/errors.js';
+import type { BuiltinModule, LazyArg } from './builtin.js';
+import type { OpValue } from '../eval/runtime.js';
 import { defineModule, oneArgError } from './core.js';
 
 export const TLCEXT: BuiltinModule = defineModule('TLCExt', [], {
@@ -32,5 +32,30 @@ export const TLCEXT: BuiltinModule = defineModule('TLCExt', [], {
     },
   },
   TLCNoOp: { arity: 1, fn: (a) => a[0] as Value },
+  // TRUE when evaluating exp fails with exactly the message err (or does not fail).
+  AssertError: {
+    arity: 2,
+    lazyParams: [1],
+    fn: (a) => {
+      try {
+        (a[1] as LazyArg)();
+        return true;
+      } catch (e) {
+        if (!(e instanceof EvalError)) throw e;
+        return e.message === (a[0] as Value);
+      }
+    },
+  },
+  TLCGetOrDefault: { arity: 2, fn: (a, host) => host.tlcGet(a[0] as Value) ?? (a[1] as Value) },
+  // Sets register key to Op(current or default, val) and returns the previous value (or default).
+  TLCGetAndSet: {
+    arity: 4,
+    opParams: [1],
+    fn: (a, host, c) => {
+      const old = host.tlcGet(a[0] as Value) ?? (a[3] as Value);
+      host.tlcSet(a[0] as Value, (a[1] as OpValue)([old, a[2] as Value], c));
+      return old;
+    },
+  },
   TLCCache: { arity: 2, fn: (a) => a[0] as Value },
 });

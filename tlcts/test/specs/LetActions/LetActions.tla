@@ -5,10 +5,9 @@
 (* Features: LET with 0-ary and parameterized definitions in Init and in   *)
 (* actions, a LET definition calling another LET definition, nested LET,   *)
 (* LET inside \E whose definition reads a primed variable assigned BEFORE  *)
-(* the LET is entered, a LET-defined action used as a conjunct, a          *)
-(* LET-defined operator with a primed argument.                            *)
-(* (LET definitions that read a primed variable assigned AFTER the LET is  *)
-(* entered are in ../LetPrimed.)                                           *)
+(* the LET is entered, a LET-defined operator with a primed argument.      *)
+(* (LET definitions that read a variable assigned AFTER the LET is         *)
+(* entered, and 0-ary LET definitions used as actions, are in LetPrimed.)  *)
 (*                                                                         *)
 (* Expected figures: throwaway Python BFS of the same machine.             *)
 (***************************************************************************)
@@ -29,10 +28,9 @@ Move == LET d == IF x < 3 THEN 1 ELSE -3
             /\ \E k \in 0..1 : LET t == k + x' IN y' = t % 3
             /\ z' = <<x', y'>>
 
-Swap == LET Keep == UNCHANGED x
-            Mirror(a) == <<a[2], a[1]>>
+Swap == LET Mirror(a) == <<a[2], a[1]>>
         IN  /\ y < 2
-            /\ Keep
+            /\ UNCHANGED x
             /\ y' = 1 - y
             /\ z' = Mirror(<<y', x'>>)
 
