@@ -54,6 +54,8 @@ export interface Model {
   /** Properties, or parts of them, that this checker does not check (temporal formulas). */
   unchecked: string[];
   view?: (s: Value[]) => Value;
+  /** ALIAS: what a trace shows for a state (and its successor), as a record. */
+  alias?: (s: Value[], t: Value[] | null) => Value;
   /** Permutations of model values of the SYMMETRY set, as maps. */
   symmetry?: Map<Value, Value>[];
   checkDeadlock: boolean;
@@ -86,6 +88,7 @@ function cfgValue(v: CfgValue): Value {
 
 export function loadModel(opts: LoadOptions): Model {
   const config = parseCfg(fs.readFileSync(opts.cfgFile, 'utf8'), opts.cfgFile);
+  refuseUnsupported(config);
   resetValueTables();
   // TLC interns the configuration's values before it parses the modules (value order depends on it).
   const cfgValues = new Map<string, Value>();
@@ -95,6 +98,20 @@ export function loadModel(opts: LoadOptions): Model {
   const compiler = new Compiler(loader, opts.host, loader.variables);
   applyOverrides(root, config, cfgValues);
   return new ModelBuilder(config, loader, root, compiler, opts).build();
+}
+
+/** Configuration forms this checker does not implement are refused by name, never ignored. */
+function refuseUnsupported(config: ModelConfig): void {
+  for (const c of config.constants) {
+    const what =
+      c.kind === 'operatorValue'
+        ? `an operator defined by values (${c.name}(...) = ...)`
+        : c.kind === 'moduleValue' || c.kind === 'moduleSubstitution'
+          ? `a module-scoped binding (${c.name} <- [${c.module}] ...)`
+          : undefined;
+    if (what) throw new TlaError(`unsupported: ${what} at line ${c.loc.line} of ${config.file}`, 151);
+  }
+  if (config.postcondition) throw new TlaError(`unsupported: POSTCONDITION in ${config.file}`, 151);
 }
 
 function bindConstant(name: string, inst: ModInst, config: ModelConfig, values: Map<string, Value>): Sym {
@@ -164,6 +181,7 @@ class ModelBuilder {
       m.view = (s) => view(s, null);
     }
     if (config.symmetry) m.symmetry = this.symmetry(config.symmetry);
+    if (config.alias) m.alias = this.valueOf(this.named(config.alias));
     return m;
   }
 

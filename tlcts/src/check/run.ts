@@ -1,9 +1,9 @@
 /** Checking a specification end to end: load, explore, and report in TLC's words. */
 import { TlaError } from '../errors.js';
 import { EvalError } from '../values/errors.js';
-import { show, type Value } from '../values/value.js';
+import { FcnValue, show, type Value } from '../values/value.js';
 import type { BuiltinHost } from '../stdlib/builtin.js';
-import { Explorer, tlcDate, type CheckResult, type ExploreOptions } from './explore.js';
+import { Explorer, tlcDate, type CheckResult, type ExploreOptions, type TraceState } from './explore.js';
 import { loadModel, type Model } from './model.js';
 import { formatState, formatTrace } from '../output/format.js';
 
@@ -109,16 +109,28 @@ function report(r: CheckResult, m: Model, out: (line: string) => void): void {
       out(`Error: ${r.message}`);
       if (r.location) out(`The error occurred when evaluating ${r.location}.`);
       if (r.trace && r.trace.length > 0) {
-        if (r.message?.endsWith('initial state:')) out(formatState(m.vars, r.trace[0]!.state) + '\n');
+        const trace = m.alias ? aliased(m, r.trace) : { vars: m.vars, trace: r.trace };
+        if (r.message?.endsWith('initial state:')) out(formatState(trace.vars, trace.trace[0]!.state) + '\n');
         else {
           out('Error: The behavior up to this point is:');
-          out(formatTrace(m.vars, r.trace));
+          out(formatTrace(trace.vars, trace.trace));
         }
       }
       stats();
     }
   }
   out(`Finished in ${duration(r.seconds)} at (${tlcDate(Date.now())})`);
+}
+
+/** The trace as the ALIAS record shows each state (evaluated with the state and its successor). */
+function aliased(m: Model, trace: TraceState[]): { vars: string[]; trace: TraceState[] } {
+  const records = trace.map((t, i) => {
+    const v = m.alias!(t.state, trace[i + 1]?.state ?? t.state);
+    if (!(v instanceof FcnValue)) throw new EvalError(`The ALIAS must be a record, not ${show(v)}.`);
+    return v.materialize();
+  });
+  const vars = records.length > 0 ? Array.from({ length: records[0]!.size() }, (_, i) => String(records[0]!.keyAt(i))) : [];
+  return { vars, trace: trace.map((t, i) => ({ ...t, state: vars.map((_, j) => records[i]!.valAt(j)) })) };
 }
 
 function duration(seconds: number): string {

@@ -483,8 +483,12 @@ export class Compiler {
         const i = sym.index;
         const name = sym.name;
         return (c) => {
-          const v = c.s![i];
-          if (v === undefined) throw new EvalError(`The variable ${name} is used before it is assigned a value.`);
+          const v = c.s?.[i];
+          if (v === undefined) {
+            throw new EvalError(
+              c.s ? `The variable ${name} is used before it is assigned a value.` : `The variable ${name} has no value here (no state, or no next state).`,
+            );
+          }
           return v;
         };
       }

@@ -42,6 +42,18 @@ ShowF == /\ str' = ToString(f)
 
 Next == (\E k \in Keys : Add(k) \/ Bump(k)) \/ Perm \/ Sort \/ ShowF
 
+ASSUME ToStrings ==
+    /\ ToString(<<3, 2, 1>>) = "<<3, 2, 1>>"
+    /\ ToString(1 :> 0 @@ 3 :> 1) = "(1 :> 0 @@ 3 :> 1)"
+    /\ ToString((2 :> 5) @@ (1 :> 4)) = "<<4, 5>>"
+    /\ ToString((1 :> 4) @@ (1 :> 5)) = "<<4>>"
+    /\ ToString([p |-> 1]) = "[p |-> 1]"
+    /\ ToString("hi") = "\"hi\""
+    /\ ToString({3, 1}) = "{1, 3}"
+    /\ ToString(<<>>) = "<<>>"
+    /\ Permutations({1, 2}) = {<<1, 2>>, <<2, 1>>}
+    /\ SortSeq(<<2, 3, 1>>, LAMBDA a, b : a < b) = <<1, 2, 3>>
+
 TypeOK == /\ DOMAIN f \subseteq Keys
           /\ 1 \in DOMAIN f
           /\ \A k \in DOMAIN f : f[k] \in 0..2

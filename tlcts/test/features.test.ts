@@ -1,0 +1,32 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCheck } from '../src/check/run.js';
+
+const spec = (name: string, cfg = name) => ({
+  tlaFile: path.join(import.meta.dirname, 'specs', name, `${name}.tla`),
+  cfgFile: path.join(import.meta.dirname, 'specs', name, `${cfg}.cfg`),
+});
+
+describe('TLC features', () => {
+  it('TLCExt: AssertError, TLCGetOrDefault, TLCGetAndSet and AssertEq behave as in TLC', () => {
+    const lines: string[] = [];
+    const { result } = runCheck({ ...spec('TLCExtOps'), out: (l) => lines.push(l) });
+    expect(result.verdict).toBe('success');
+    expect(result.distinctStates).toBe(3);
+    expect(lines.some((l) => l.includes('Assertion failed'))).toBe(false);
+  });
+
+  it('ALIAS: trace states are shown as the alias record, primed variables from the successor', () => {
+    const lines: string[] = [];
+    const { result } = runCheck({ ...spec('Alias'), out: (l) => lines.push(l) });
+    expect(result.verdict).toBe('invariant violated');
+    const text = lines.join('\n');
+    expect(text).toContain('State 2: <Next line 6, col 9 to line 6, col 18 of module Alias>\n/\\ nextX = 2\n/\\ double = 2\n/\\ x = 1');
+  });
+
+  it('refuses configuration forms it does not implement, by name and line', () => {
+    const { result } = runCheck(spec('Alias', 'OperatorValue'));
+    expect(result.exitCode).toBe(151);
+    expect(result.message).toMatch(/^unsupported: an operator defined by values \(Op\(\.\.\.\) = \.\.\.\) at line 4 of/);
+  });
+});
