@@ -9,6 +9,7 @@ import {
   type Value,
 } from '../values/value.js';
 import type { CheckResult, StepLabel, TraceState } from '../check/explore.js';
+import { ppr } from './ppr.js';
 
 /** Java's String.hashCode. */
 function javaHash(s: string): number {
@@ -27,8 +28,8 @@ export function tlcVariableOrder(vars: readonly string[]): number[] {
 
 export function formatState(vars: readonly string[], s: readonly Value[]): string {
   const order = tlcVariableOrder(vars);
-  if (vars.length === 1) return `${vars[0]} = ${show(s[0]!)}`;
-  return order.map((i) => `/\\ ${vars[i]} = ${show(s[i]!)}`).join('\n');
+  if (vars.length === 1) return `${vars[0]} = ${ppr(show(s[0]!))}`;
+  return order.map((i) => `/\\ ${vars[i]} = ${ppr(show(s[i]!))}`).join('\n');
 }
 
 function locText(l: NonNullable<StepLabel['loc']>): string {

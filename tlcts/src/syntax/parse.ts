@@ -89,18 +89,21 @@ class Converter {
   constructor(private readonly moduleName: string) {}
 
   loc(n: Node): Loc {
-    // A node may end after trailing blanks (a conjunction list ends at the next line); TLC's
-    // locations end at the last character of the expression.
-    const text = n.text;
-    const trimmed = text.trimEnd();
-    let endLine = n.endPosition.row + 1;
-    let endCol = n.endPosition.column;
-    if (trimmed.length < text.length) {
-      const lines = trimmed.split('\n');
-      endLine = n.startPosition.row + lines.length;
-      endCol = (lines.length === 1 ? n.startPosition.column : 0) + lines[lines.length - 1]!.length;
+    // A node may take in blanks and comments after its last token (a conjunction list ends at the
+    // next line or definition); TLC's locations end at the expression's last character.
+    let last = n;
+    for (;;) {
+      const inner = last.children.filter((c) => !IGNORED.has(c.type) && c.endIndex > c.startIndex);
+      if (inner.length === 0) break;
+      last = inner[inner.length - 1]!;
     }
-    return { module: this.moduleName, line: n.startPosition.row + 1, col: n.startPosition.column + 1, endLine, endCol };
+    return {
+      module: this.moduleName,
+      line: n.startPosition.row + 1,
+      col: n.startPosition.column + 1,
+      endLine: last.endPosition.row + 1,
+      endCol: last.endPosition.column,
+    };
   }
 
   unsupported(n: Node, what: string): never {

@@ -1,0 +1,280 @@
+/**
+ * Language features against figures derived independently of tlcts.
+ *
+ * Each model under test/specs/<Folder> is checked with runCheck and compared with the verdict,
+ * exit code, distinct/generated states and depth that TLC must report. The figures were derived
+ * by hand from TLC's rules (docs/tlc-semantics.md) or by a throwaway Python breadth-first search of
+ * the same state machine; each .tla/.cfg header says which and how.
+ *
+ * Models on which tlcts is known to be wrong are `it.fails`, with a comment naming the bug: such a
+ * test passes while the bug is there and fails (asking to be turned back into `it`) once fixed.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { runCheck } from '../src/check/run.js';
+import type { CheckResult } from '../src/check/explore.js';
+
+const specs = path.join(path.dirname(fileURLToPath(import.meta.url)), 'specs');
+
+function check(folder: string, cfg: string, opts: { tla?: string; checkDeadlock?: boolean } = {}): CheckResult {
+  const tla = opts.tla ?? folder;
+  return runCheck({
+    tlaFile: path.join(specs, folder, `${tla}.tla`),
+    cfgFile: path.join(specs, folder, `${cfg}.cfg`),
+    ...(opts.checkDeadlock === undefined ? {} : { checkDeadlock: opts.checkDeadlock }),
+  }).result;
+}
+
+interface Expected {
+  verdict: 'success' | 'deadlock' | 'invariant violated' | 'evaluation error';
+  exitCode: number;
+  distinct: number;
+  generated: number;
+  depth: number;
+  violated?: string;
+  traceLength?: number;
+  queue?: number;
+  message?: RegExp;
+}
+
+function expectFigures(r: CheckResult, e: Expected): void {
+  expect({
+    verdict: r.verdict,
+    exitCode: r.exitCode,
+    distinct: r.distinctStates,
+    generated: r.generatedStates,
+    depth: r.depth,
+  }).toEqual({ verdict: e.verdict, exitCode: e.exitCode, distinct: e.distinct, generated: e.generated, depth: e.depth });
+  if (e.violated !== undefined) expect(r.violated).toBe(e.violated);
+  if (e.traceLength !== undefined) expect(r.trace?.length).toBe(e.traceLength);
+  if (e.queue !== undefined) expect(r.statesLeftOnQueue).toBe(e.queue);
+  if (e.message !== undefined) expect(r.message).toMatch(e.message);
+}
+
+const ok = (distinct: number, generated: number, depth: number): Expected => ({
+  verdict: 'success',
+  exitCode: 0,
+  distinct,
+  generated,
+  depth,
+});
+
+interface Case {
+  folder: string;
+  cfg?: string;
+  tla?: string;
+  checkDeadlock?: boolean;
+  what: string;
+  expected: Expected;
+  /** Set when tlcts is known to get this model wrong: the test is `it.fails` and names the bug. */
+  bug?: string;
+}
+
+const cases: Case[] = [
+  // Recursion and higher-order operators.
+  { folder: 'RecFns', what: 'recursive functions and RECURSIVE operators (mutual recursion)', expected: ok(191, 326, 10) },
+  {
+    folder: 'RecFns',
+    cfg: 'RecFns_Deadlock',
+    what: 'the same model with deadlock checking',
+    expected: { verdict: 'deadlock', exitCode: 11, distinct: 63, generated: 82, depth: 5, traceLength: 5, queue: 35 },
+  },
+  { folder: 'HigherOrder', what: 'operator parameters, LAMBDA, higher-order fold', expected: ok(38, 70, 9) },
+  { folder: 'InfixOps', what: 'user-defined infix/postfix operators, duplicate initial states', expected: ok(5, 26, 2) },
+  {
+    folder: 'DeepRecursion',
+    what: '3000-deep recursion computes or stops with a clear error',
+    expected: ok(1, 2, 1),
+    bug: 'deep recursion (a recursive function ~1100 deep, a RECURSIVE operator ~2500 deep) crashes with an uncaught RangeError: Maximum call stack size exceeded',
+  },
+
+  // Tuples, functions, records, sets.
+  { folder: 'TupleBinders', what: 'tuple binders, {<<a, b>> \\in S \\X S : a < b}, f[a, b], \\E x, y', expected: ok(2168, 15405, 12) },
+  { folder: 'ExceptNest', what: 'nested EXCEPT paths, @, repeated paths', expected: ok(10620, 48844, 17) },
+  { folder: 'RecordsFcnSets', what: 'records, [a: S], [S -> T] and SUBSET as domains', expected: ok(128, 1104, 4) },
+  { folder: 'ValueCanon', what: 'equal values from different constructions are one state', expected: ok(5, 29, 5) },
+  {
+    folder: 'QuantDomains',
+    what: '\\E over UNION with repeated elements enumerates each element once',
+    expected: ok(16, 193, 3),
+    bug: '\\E v \\in UNION {...} (members not explicit sets) takes repeated elements once per occurrence; TLC normalizes quantifier domains (257 generated instead of 193)',
+  },
+  { folder: 'ChooseDet', what: 'CHOOSE returns the least element in TLC order', expected: ok(14, 15, 14) },
+
+  // Actions.
+  { folder: 'CaseIf', what: 'CASE (first true arm) and IF in actions', expected: ok(49, 164, 14) },
+  {
+    folder: 'CaseIf',
+    cfg: 'CaseIf_NoArm',
+    what: 'a CASE with no true arm while computing next states',
+    expected: { verdict: 'evaluation error', exitCode: 75, distinct: 2, generated: 2, depth: 2, message: /CASE/ },
+  },
+  { folder: 'LetActions', what: 'LET with operators inside Init and actions', expected: ok(10, 30, 4) },
+  {
+    folder: 'LetPrimed',
+    what: 'LET values that depend on variables assigned after the LET is entered',
+    expected: ok(12, 78, 2),
+    bug: 'a 0-ary LET definition (or LET function) is evaluated once per LET entry and reused although the variables it reads are assigned later (x \\in S, x\' \\in S); TLC re-evaluates it (tlaplus issue 113)',
+  },
+  {
+    folder: 'LetPrimed',
+    cfg: 'LetPrimed_Action',
+    what: '0-ary LET definitions used as actions',
+    expected: ok(3, 4, 3),
+    bug: "a 0-ary LET definition used as an action conjunct (LET keep == UNCHANGED b, bump == a' = ...) is evaluated as a value instead of taken as an action",
+  },
+  {
+    folder: 'LetFcnCapture',
+    what: 'LET-defined functions returned as values inside quantifiers',
+    expected: ok(3, 7, 2),
+    bug: 'a function defined in a LET (g[n \\in S] == e) reads the bound variables of the enclosing quantifier lazily, so every copy sees the last binding',
+  },
+  { folder: 'Unchanged', what: 'UNCHANGED of nested tuples, definitions, expressions', expected: ok(76, 262, 8) },
+  {
+    folder: 'ActionParams',
+    what: "x' = e, x' \\in S and UNCHANGED through operator parameters and a 0-ary definition",
+    expected: ok(12, 49, 5),
+    bug: "Inc(v) == v' = ... called as Inc(x), Keep(vs) == UNCHANGED vs, and yy == y used as yy' = ... are not taken as assignments (evaluation error: variable used before it is assigned)",
+  },
+  { folder: 'EnabledForall', what: 'ENABLED in invariants, \\A inside actions', expected: ok(81, 220, 9) },
+  {
+    folder: 'EnabledForall',
+    cfg: 'EnabledForall_Stuck',
+    what: 'an ENABLED invariant that is violated',
+    expected: {
+      verdict: 'invariant violated',
+      exitCode: 12,
+      violated: 'AdvOrSkip',
+      distinct: 39,
+      generated: 94,
+      depth: 7,
+      traceLength: 7,
+      queue: 13,
+    },
+  },
+  { folder: 'Stutter', what: 'NEXT [A]_vars adds a stuttering successor per state', expected: ok(5, 13, 3) },
+  {
+    folder: 'Stutter',
+    cfg: 'Stutter_Spec',
+    what: 'SPECIFICATION Init /\\ [][A]_vars takes A alone',
+    expected: { verdict: 'deadlock', exitCode: 11, distinct: 5, generated: 8, depth: 3, traceLength: 3 },
+  },
+  { folder: 'Stutter', cfg: 'Stutter_Angle', what: 'NEXT <<A \\/ Noop>>_vars', expected: ok(5, 8, 3) },
+  { folder: 'PlusCalCount', what: 'a PlusCal translation (pc, Done, Terminating)', expected: ok(168, 259, 23) },
+  {
+    folder: 'PlusCalCount',
+    cfg: 'PlusCalCount_Sym',
+    what: 'the PlusCal translation with three processes under SYMMETRY',
+    expected: ok(634, 1319, 34),
+  },
+
+  // Standard modules.
+  { folder: 'StringsSeqs', what: 'strings and the Sequences module', expected: ok(2880, 8993, 16) },
+  { folder: 'SetsBags', what: 'FiniteSets and Bags', expected: ok(20, 67, 6) },
+  { folder: 'TLCMod', what: ':>, @@, Permutations, SortSeq, ToString', expected: ok(972, 5401, 10) },
+  { folder: 'IntArith', what: 'negative numbers, \\div, %, prefix minus', expected: ok(43, 144, 7) },
+
+  // Modules and configuration.
+  { folder: 'Instances', what: 'INSTANCE WITH Op <- MyOp, EXTENDS inside an instance, LOCAL', expected: ok(8, 19, 5) },
+  { folder: 'CfgOverride', what: 'Combine <- Sum and Width <- BigWidth in the cfg', expected: ok(6, 7, 6) },
+  { folder: 'CfgOverride', cfg: 'CfgOverride_Max', what: 'Combine <- Max2 and Width = 2 in the cfg', expected: ok(15, 16, 15) },
+  { folder: 'Constraints', what: 'CONSTRAINT and ACTION_CONSTRAINT', expected: ok(15, 49, 6) },
+  {
+    folder: 'Constraints',
+    cfg: 'Constraints_Inv',
+    what: 'an invariant violated by a state outside the CONSTRAINT',
+    expected: {
+      verdict: 'invariant violated',
+      exitCode: 12,
+      violated: 'Small',
+      distinct: 15,
+      generated: 45,
+      depth: 6,
+      traceLength: 6,
+      queue: 1,
+    },
+  },
+  {
+    folder: 'Deadlock',
+    what: 'deadlock detection with a CONSTRAINT',
+    expected: { verdict: 'deadlock', exitCode: 11, distinct: 6, generated: 9, depth: 5, traceLength: 5 },
+  },
+  { folder: 'Deadlock', checkDeadlock: false, what: 'the same model with -deadlock', expected: ok(6, 9, 5) },
+  { folder: 'Symmetry2', what: 'two symmetry sets (the group they generate)', expected: ok(21, 75, 7) },
+  { folder: 'Symmetry2', cfg: 'Symmetry2_None', what: 'the same model without symmetry', expected: ok(64, 225, 7) },
+  { folder: 'SymSeq', what: 'symmetry inside sequences and records', expected: ok(8, 16, 5) },
+  { folder: 'SymSeq', cfg: 'SymSeq_None', what: 'the same model without symmetry', expected: ok(15, 29, 5) },
+  { folder: 'ViewSym', what: 'VIEW', expected: ok(6, 14, 3) },
+  {
+    folder: 'ViewSym',
+    cfg: 'ViewSym_Sym',
+    what: 'VIEW together with SYMMETRY',
+    expected: ok(3, 8, 3),
+    bug: 'with VIEW, SYMMETRY is ignored (Explorer#fingerprint returns the view fingerprint before applying the permutations); TLC reduces the view by the symmetry',
+  },
+];
+
+describe('language features: exact TLC figures', () => {
+  for (const c of cases) {
+    const cfg = c.cfg ?? c.folder;
+    const name = `${c.folder}/${cfg}${c.checkDeadlock === false ? ' -deadlock' : ''}: ${c.what}`;
+    const body = () => {
+      const r = check(c.folder, cfg, {
+        ...(c.tla ? { tla: c.tla } : {}),
+        ...(c.checkDeadlock === undefined ? {} : { checkDeadlock: c.checkDeadlock }),
+      });
+      expectFigures(r, c.expected);
+    };
+    // it.fails: known tlcts bug, see `bug`.
+    if (c.bug) it.fails(`${name} [known bug: ${c.bug}]`, body);
+    else it(name, body);
+  }
+});
+
+interface Refusal {
+  folder: string;
+  cfg?: string;
+  what: string;
+  message: RegExp;
+  bug?: string;
+}
+
+const refusals: Refusal[] = [
+  { folder: 'RefuseReals', what: 'real numbers', message: /^unsupported: .*real.* at line \d+/ },
+  {
+    folder: 'RefuseTemporalQuant',
+    what: '\\EE in a property',
+    message: /unsupported|not checked/,
+  },
+  {
+    folder: 'RefuseTemporalQuant',
+    cfg: 'RefuseTemporalQuant_AA',
+    what: '\\AA in a property',
+    message: /unsupported|not checked/,
+  },
+  {
+    folder: 'RefuseChoose',
+    what: 'unbounded CHOOSE',
+    message: /^unsupported: .* at line \d+/,
+    bug: 'the refusal reads "unsupported: unbounded quantifier over n": it names neither CHOOSE nor the location',
+  },
+  { folder: 'RefuseSubexpr', what: 'a subexpression reference Both!1', message: /^unsupported: subexpression .* at line \d+/ },
+  { folder: 'RefuseCompose', what: 'action composition \\cdot', message: /\\cdot/ },
+];
+
+describe('constructs that must be refused', () => {
+  for (const c of refusals) {
+    const cfg = c.cfg ?? c.folder;
+    const body = () => {
+      const r = check(c.folder, cfg);
+      expect(r.verdict).not.toBe('success');
+      expect(r.exitCode).not.toBe(0);
+      expect(r.message).toMatch(c.message);
+    };
+    const name = `${c.folder}/${cfg}: ${c.what}`;
+    // it.fails: known tlcts bug, see `bug`.
+    if (c.bug) it.fails(`${name} [known bug: ${c.bug}]`, body);
+    else it(name, body);
+  }
+});
