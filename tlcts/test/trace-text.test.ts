@@ -28,25 +28,6 @@ function traceBlock(text: string): string | undefined {
   return lines.slice(header + 1, end).join('\n');
 }
 
-/** The block without its `State N: <label>` lines: the states' contents alone. */
-const contents = (block: string | undefined) => block?.replace(/^State \d+: <.*>\n/gm, '');
-
-/**
- * Models whose trace differs from TLC's for reasons outside printing; their states are still
- * compared, and the exact comparison is expected to fail until the difference is fixed.
- */
-const OUTSIDE_PRINTING: { [model: string]: string } = {
-  'Clock/Clock_Bad': 'the BadTick step is labelled with the whole disjunction, TLC labels the disjunct taken',
-  'ConstraintEdge/ConstraintEdge_Beyond':
-    'Next == \\E d : body is labelled with the \\E, TLC labels its body',
-  'WaitNotify/WaitNotify_One':
-    'Get(c, NotifyOne) has an action argument: TLC labels the application, without parameters',
-  'Faulty/Faulty_Compare':
-    'an evaluation error on an initial state prints `While working on the initial state:`',
-  'Faulty/Faulty_Member':
-    'an evaluation error on an initial state prints `While working on the initial state:`',
-};
-
 const dir = corpusDir();
 const tlcLog = (cfg: string) => fs.readFileSync(path.join(dir, cfg.replace(/\.cfg$/, '.tlc.log')), 'utf8');
 const withTrace = loadCorpus().filter(
@@ -68,18 +49,8 @@ describe('error traces as TLC prints them', () => {
     expect(withTrace.length).toBeGreaterThanOrEqual(24);
   });
   for (const e of withTrace) {
-    const known = OUTSIDE_PRINTING[e.model];
-    if (known) {
-      it(`${e.model}: states`, () => {
-        expect(contents(ourBlock(e))).toBe(contents(traceBlock(tlcLog(e.cfg))));
-      });
-      it.fails(`${e.model}: ${known}`, () => {
-        expect(ourBlock(e)).toBe(traceBlock(tlcLog(e.cfg)));
-      });
-    } else {
-      it(e.model, () => {
-        expect(ourBlock(e)).toBe(traceBlock(tlcLog(e.cfg)));
-      });
-    }
+    it(e.model, () => {
+      expect(ourBlock(e)).toBe(traceBlock(tlcLog(e.cfg)));
+    });
   }
 });

@@ -5,7 +5,7 @@ import { TlaError } from '../errors.js';
 import type { Ctx } from '../eval/runtime.js';
 import { Frame, ROOT_FRAME } from '../eval/runtime.js';
 import type { ActionLabel, Compiler } from '../eval/compiler.js';
-import type { Expr } from '../syntax/ast.js';
+import type { Loc } from '../syntax/ast.js';
 import { FingerprintSet, IntColumn } from './fpset.js';
 import type { Model } from './model.js';
 
@@ -22,7 +22,7 @@ export interface StepLabel {
   name: string;
   /** The action's parameters and their values, in parameter order. */
   params: [string, Value][];
-  loc?: ActionLabel['def']['loc'];
+  loc?: Loc;
 }
 
 export interface TraceState {
@@ -45,6 +45,8 @@ export interface CheckResult {
   trace?: TraceState[];
   /** Evaluation errors: where the error occurred. */
   location?: string;
+  /** The error occurred while TLC was working on an initial state (it prints that state alone). */
+  inInitialState?: boolean;
   unchecked: string[];
   seconds: number;
 }
@@ -189,7 +191,8 @@ export class Explorer {
     let trace: TraceState[] | undefined;
     if (traceTo !== undefined && traceTo >= 0) trace = this.trace(traceTo);
     else if (this.current) trace = this.trace(this.current.id);
-    else if (this.currentInit && traceTo === undefined) trace = [{ state: this.currentInit }];
+    const inInitialState = !this.current && this.currentInit !== null && traceTo === undefined;
+    if (inInitialState) trace = [{ state: this.currentInit! }];
     if (extra) trace = [...(trace ?? []), this.labelFinal(trace, extra)];
     const noStats = r.verdict === 'invariant violated' && this.current === null && r.distinctStates === null;
     return {
@@ -197,6 +200,7 @@ export class Explorer {
       exitCode: r.exitCode!,
       ...rest,
       ...(noStats ? nullStats : this.stats()),
+      ...(inInitialState ? { inInitialState } : {}),
       unchecked: this.model.unchecked,
       ...(trace ? { trace } : {}),
     } as Omit<CheckResult, 'seconds'>;
@@ -434,13 +438,7 @@ export function actionLabel(compiler: Compiler, s: Value[], t: Value[]): StepLab
   const a = compiler.currentAction;
   if (!a) return { name: 'Next', params: [] };
   const vals = compiler.labelArgs(a, s, t);
-  return { name: a.name, params: a.params.map((p, i) => [p, vals[i]!]), loc: actionBody(a.def.body).loc };
-}
-
-/** The part of an action's definition that TLC names in labels: LETs and labels unwrapped. */
-function actionBody(e: Expr): Expr {
-  while (e.kind === 'Let' || e.kind === 'Label') e = e.kind === 'Let' ? e.body : e.expr;
-  return e;
+  return { name: a.name, params: a.params.map((p, i) => [p, vals[i]!]), ...(a.loc ? { loc: a.loc } : {}) };
 }
 
 const nullStats = { distinctStates: null, generatedStates: null, statesLeftOnQueue: null, depth: null };

@@ -107,6 +107,11 @@ function report(r: CheckResult, m: Model, out: (line: string) => void): void {
       break;
     default: {
       out(`Error: ${r.message}`);
+      if (r.inInitialState && r.trace) {
+        out(`While working on the initial state:\n${formatState(m.vars, r.trace[0]!.state)}\n`);
+        stats();
+        break;
+      }
       if (r.location) out(`The error occurred when evaluating ${r.location}.`);
       if (r.trace && r.trace.length > 0) {
         const trace = m.alias ? aliased(m, r.trace) : { vars: m.vars, trace: r.trace };

@@ -6,7 +6,7 @@
  * next state (or, for Init, of the initial state) as TLC does: `x' = e` assigns an unassigned x',
  * `x' \in S` enumerates S, `\/` and `\E` branch, every other conjunct is a guard.
  */
-import type { Bound, Expr, ExceptPathItem, FcnDef, OpDef, Unit } from '../syntax/ast.js';
+import type { Bound, Expr, ExceptPathItem, FcnDef, Loc, OpDef, Unit } from '../syntax/ast.js';
 import {
   FcnValue,
   FiniteSet,
@@ -41,12 +41,15 @@ import {
 import { exceptAt, fcnSetOf, productOf, recordSetOf } from './sets.js';
 import type { ModuleLoader } from '../modules/loader.js';
 
-/** The action being taken, recorded for labelling successors (trace printing, state-graph dumps). */
+/**
+ * The action being taken, recorded for labelling successors (trace printing, state-graph dumps):
+ * TLC's name for it, the frame holding its parameters, and the split-off sub-expression.
+ */
 export interface ActionLabel {
   name: string;
-  def: OpDef;
-  frame: Frame;
+  frame: Frame | null;
   params: string[];
+  loc: Loc | null;
 }
 
 const STOP = Symbol('stop');
@@ -976,6 +979,42 @@ export class Compiler {
    * `top` marks a split point of Next, where entering a definition names the action.
    */
   act(e: Expr, scope: Scope, init: boolean, top: boolean): ActClosure {
+    const cl = this.actNode(e, scope, init, top);
+    if (!top || this.splits(e, scope, init)) return cl;
+    // A leaf of TLC's split of Next: the action is this sub-expression.
+    const loc = e.loc;
+    return (c, k) => {
+      if (this.captureLabels) {
+        if (this.currentAction) this.currentAction.loc = loc;
+        else this.currentAction = { name: 'Action', frame: null, params: [], loc };
+      }
+      cl(c, k);
+    };
+  }
+
+  /** Whether TLC splits Next further at e (so a deeper sub-expression names the action). */
+  private splits(e: Expr, scope: Scope, init: boolean): boolean {
+    switch (e.kind) {
+      case 'Or':
+      case 'Let':
+      case 'Label':
+        return true;
+      case 'Quant':
+        return !e.forall && e.bounds.every((b) => !b.set || this.isConstantExpr(b.set, scope, new Set()));
+      case 'Ident':
+      case 'OpApp': {
+        if ((e.kind === 'OpApp' && BUILTIN_SYNTAX.has(e.name)) || this.assignment(e, scope, init)) return false;
+        const sym = scope.lookup(e.name);
+        return sym?.k === 'def' && sym.h.def.kind === 'OpDef';
+      }
+      case 'Prefixed':
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  private actNode(e: Expr, scope: Scope, init: boolean, top: boolean): ActClosure {
     switch (e.kind) {
       case 'And': {
         const items = e.items.map((x) => this.act(x, scope, init, false));
@@ -1221,13 +1260,17 @@ export class Compiler {
     const fill = this.argFillers(h, args, scope);
     const c0 = compiled;
     const params = def.params.map((p) => p.name);
+    const callLoc = e.loc;
     return (c, k) => {
       const f = new Frame(c0.size, parent(c));
       for (let i = 0; i < fill.length; i++) f.v[i] = fill[i]!(c);
       const inner: Ctx = { s: c.s, t: c.t, f };
       if (!top || !this.captureLabels) return c0.body(inner, k);
       const saved = this.currentAction;
-      this.currentAction = { name: def.name, def, frame: f, params };
+      // Split inside: a leaf below sets the location. Otherwise TLC's action is the call itself.
+      this.currentAction = splitInside
+        ? { name: def.name, frame: f, params, loc: null }
+        : { name: def.name, frame: null, params: [], loc: callLoc };
       try {
         c0.body(inner, k);
       } finally {
@@ -1239,7 +1282,7 @@ export class Compiler {
   /** The values of an action's parameters, for its label. */
   labelArgs(label: ActionLabel, s: Value[] | null, t: Value[] | null): Value[] {
     return label.params.map((_, i) => {
-      const v = label.frame.v[i];
+      const v = label.frame!.v[i];
       if (v && typeof v === 'object' && 'fn' in (v as object) && 'act' in (v as object)) {
         const a = v as ArgRef;
         return a.fn({ s, t, f: a.f });
