@@ -17,7 +17,11 @@ import type { CheckResult } from '../src/check/explore.js';
 
 const specs = path.join(path.dirname(fileURLToPath(import.meta.url)), 'specs');
 
-function check(folder: string, cfg: string, opts: { tla?: string; checkDeadlock?: boolean } = {}): CheckResult {
+function check(
+  folder: string,
+  cfg: string,
+  opts: { tla?: string; checkDeadlock?: boolean } = {},
+): CheckResult {
   const tla = opts.tla ?? folder;
   return runCheck({
     tlaFile: path.join(specs, folder, `${tla}.tla`),
@@ -45,7 +49,13 @@ function expectFigures(r: CheckResult, e: Expected): void {
     distinct: r.distinctStates,
     generated: r.generatedStates,
     depth: r.depth,
-  }).toEqual({ verdict: e.verdict, exitCode: e.exitCode, distinct: e.distinct, generated: e.generated, depth: e.depth });
+  }).toEqual({
+    verdict: e.verdict,
+    exitCode: e.exitCode,
+    distinct: e.distinct,
+    generated: e.generated,
+    depth: e.depth,
+  });
   if (e.violated !== undefined) expect(r.violated).toBe(e.violated);
   if (e.traceLength !== undefined) expect(r.trace?.length).toBe(e.traceLength);
   if (e.queue !== undefined) expect(r.statesLeftOnQueue).toBe(e.queue);
@@ -71,17 +81,41 @@ interface Case {
   bug?: string;
 }
 
+const LET_CACHE =
+  "a 0-ary LET definition (or LET function) is evaluated once per entry of the LET and reused although variables it reads are assigned afterwards (x \\in S in Init, x' \\in S in Next); TLC re-evaluates it (fix of tlaplus issue 113)";
+
 const cases: Case[] = [
   // Recursion and higher-order operators.
-  { folder: 'RecFns', what: 'recursive functions and RECURSIVE operators (mutual recursion)', expected: ok(191, 326, 10) },
+  {
+    folder: 'RecFns',
+    what: 'recursive functions and RECURSIVE operators (mutual recursion)',
+    expected: ok(191, 326, 10),
+  },
   {
     folder: 'RecFns',
     cfg: 'RecFns_Deadlock',
     what: 'the same model with deadlock checking',
-    expected: { verdict: 'deadlock', exitCode: 11, distinct: 63, generated: 82, depth: 5, traceLength: 5, queue: 35 },
+    expected: {
+      verdict: 'deadlock',
+      exitCode: 11,
+      distinct: 63,
+      generated: 82,
+      depth: 5,
+      traceLength: 5,
+      queue: 35,
+    },
+  },
+  {
+    folder: 'RecAction',
+    what: 'a RECURSIVE operator used as the next-state action',
+    expected: ok(12, 37, 5),
   },
   { folder: 'HigherOrder', what: 'operator parameters, LAMBDA, higher-order fold', expected: ok(38, 70, 9) },
-  { folder: 'InfixOps', what: 'user-defined infix/postfix operators, duplicate initial states', expected: ok(5, 26, 2) },
+  {
+    folder: 'InfixOps',
+    what: 'user-defined infix/postfix operators, duplicate initial states',
+    expected: ok(5, 26, 2),
+  },
   {
     folder: 'DeepRecursion',
     what: '3000-deep recursion computes or stops with a clear error',
@@ -90,10 +124,28 @@ const cases: Case[] = [
   },
 
   // Tuples, functions, records, sets.
-  { folder: 'TupleBinders', what: 'tuple binders, {<<a, b>> \\in S \\X S : a < b}, f[a, b], \\E x, y', expected: ok(2168, 15405, 12) },
+  {
+    folder: 'TupleBinders',
+    what: 'tuple binders, {<<a, b>> \\in S \\X S : a < b}, f[a, b], \\E x, y',
+    expected: ok(2168, 15405, 12),
+  },
+  {
+    folder: 'TupleFcnDomain',
+    what: '[<<a, b>> \\in A \\X B |-> e] has domain A \\X B',
+    expected: ok(36, 85, 7),
+    bug: '[<<a, b>> \\in A \\X B |-> e] gets the domain (A \\X B) \\X (A \\X B) (Compiler#fcnDomain repeats a tuple binder once per name), so DOMAIN and f[a, b] are wrong',
+  },
   { folder: 'ExceptNest', what: 'nested EXCEPT paths, @, repeated paths', expected: ok(10620, 48844, 17) },
-  { folder: 'RecordsFcnSets', what: 'records, [a: S], [S -> T] and SUBSET as domains', expected: ok(128, 1104, 4) },
-  { folder: 'ValueCanon', what: 'equal values from different constructions are one state', expected: ok(5, 29, 5) },
+  {
+    folder: 'RecordsFcnSets',
+    what: 'records, [a: S], [S -> T] and SUBSET as domains',
+    expected: ok(128, 1104, 4),
+  },
+  {
+    folder: 'ValueCanon',
+    what: 'equal values from different constructions are one state',
+    expected: ok(5, 29, 5),
+  },
   {
     folder: 'QuantDomains',
     what: '\\E over UNION with repeated elements enumerates each element once',
@@ -108,14 +160,42 @@ const cases: Case[] = [
     folder: 'CaseIf',
     cfg: 'CaseIf_NoArm',
     what: 'a CASE with no true arm while computing next states',
-    expected: { verdict: 'evaluation error', exitCode: 75, distinct: 2, generated: 2, depth: 2, message: /CASE/ },
+    expected: {
+      verdict: 'evaluation error',
+      exitCode: 75,
+      distinct: 2,
+      generated: 2,
+      depth: 2,
+      message: /CASE/,
+    },
   },
   { folder: 'LetActions', what: 'LET with operators inside Init and actions', expected: ok(10, 30, 4) },
   {
     folder: 'LetPrimed',
-    what: 'LET values that depend on variables assigned after the LET is entered',
+    what: 'LET values that depend on variables assigned after the LET is entered (Init and Next)',
     expected: ok(12, 78, 2),
-    bug: 'a 0-ary LET definition (or LET function) is evaluated once per LET entry and reused although the variables it reads are assigned later (x \\in S, x\' \\in S); TLC re-evaluates it (tlaplus issue 113)',
+    bug: LET_CACHE,
+  },
+  {
+    folder: 'LetPrimed',
+    cfg: 'LetPrimed_Init',
+    what: 'a LET value in Init that depends on later assignments',
+    expected: ok(6, 12, 1),
+    bug: LET_CACHE,
+  },
+  {
+    folder: 'LetPrimed',
+    cfg: 'LetPrimed_Next',
+    what: 'LET values in Next that depend on later primed assignments',
+    expected: ok(7, 43, 2),
+    bug: LET_CACHE,
+  },
+  {
+    folder: 'LetPrimed',
+    cfg: 'LetPrimed_Shared',
+    what: 'one LET reading primed variables shared by two disjuncts of Next',
+    expected: ok(6, 13, 4),
+    bug: LET_CACHE,
   },
   {
     folder: 'LetPrimed',
@@ -130,12 +210,23 @@ const cases: Case[] = [
     expected: ok(3, 7, 2),
     bug: 'a function defined in a LET (g[n \\in S] == e) reads the bound variables of the enclosing quantifier lazily, so every copy sees the last binding',
   },
-  { folder: 'Unchanged', what: 'UNCHANGED of nested tuples, definitions, expressions', expected: ok(76, 262, 8) },
+  {
+    folder: 'Unchanged',
+    what: 'UNCHANGED of nested tuples, definitions, expressions',
+    expected: ok(76, 262, 8),
+  },
   {
     folder: 'ActionParams',
-    what: "x' = e, x' \\in S and UNCHANGED through operator parameters and a 0-ary definition",
+    what: "x' = e, x' \\in S and UNCHANGED through operator parameters",
     expected: ok(12, 49, 5),
-    bug: "Inc(v) == v' = ... called as Inc(x), Keep(vs) == UNCHANGED vs, and yy == y used as yy' = ... are not taken as assignments (evaluation error: variable used before it is assigned)",
+    bug: "Inc(v, n) == v' = ... called as Inc(x, 3), Set(v, S) == v' \\in S and Keep(vs) == UNCHANGED vs are not taken as assignments (evaluation error: the variable is used before it is assigned)",
+  },
+  {
+    folder: 'ActionParams',
+    cfg: 'ActionParams_Alias',
+    what: "a 0-ary definition yy == y as the target of yy = 0 and yy' = e",
+    expected: ok(12, 49, 5),
+    bug: "yy == y used as yy = 0 (Init) and yy' = e (Next) is not taken as an assignment to y (evaluation error)",
   },
   { folder: 'EnabledForall', what: 'ENABLED in invariants, \\A inside actions', expected: ok(81, 220, 9) },
   {
@@ -161,7 +252,11 @@ const cases: Case[] = [
     expected: { verdict: 'deadlock', exitCode: 11, distinct: 5, generated: 8, depth: 3, traceLength: 3 },
   },
   { folder: 'Stutter', cfg: 'Stutter_Angle', what: 'NEXT <<A \\/ Noop>>_vars', expected: ok(5, 8, 3) },
-  { folder: 'PlusCalCount', what: 'a PlusCal translation (pc, Done, Terminating)', expected: ok(168, 259, 23) },
+  {
+    folder: 'PlusCalCount',
+    what: 'a PlusCal translation (pc, Done, Terminating)',
+    expected: ok(168, 259, 23),
+  },
   {
     folder: 'PlusCalCount',
     cfg: 'PlusCalCount_Sym',
@@ -176,9 +271,25 @@ const cases: Case[] = [
   { folder: 'IntArith', what: 'negative numbers, \\div, %, prefix minus', expected: ok(43, 144, 7) },
 
   // Modules and configuration.
-  { folder: 'Instances', what: 'INSTANCE WITH Op <- MyOp, EXTENDS inside an instance, LOCAL', expected: ok(8, 19, 5) },
+  {
+    folder: 'Instances',
+    what: 'INSTANCE WITH Op <- MyOp, EXTENDS inside an instance, LOCAL',
+    expected: ok(8, 19, 5),
+  },
+  {
+    folder: 'Instances',
+    cfg: 'Instances_Unchanged',
+    what: 'UNCHANGED of an instance definition (UNCHANGED C2!vars)',
+    expected: ok(8, 19, 5),
+    bug: 'UNCHANGED I!vars (an instance-prefixed definition) is not unfolded into its variables but evaluated as a value, so it reads unassigned primed variables (evaluation error)',
+  },
   { folder: 'CfgOverride', what: 'Combine <- Sum and Width <- BigWidth in the cfg', expected: ok(6, 7, 6) },
-  { folder: 'CfgOverride', cfg: 'CfgOverride_Max', what: 'Combine <- Max2 and Width = 2 in the cfg', expected: ok(15, 16, 15) },
+  {
+    folder: 'CfgOverride',
+    cfg: 'CfgOverride_Max',
+    what: 'Combine <- Max2 and Width = 2 in the cfg',
+    expected: ok(15, 16, 15),
+  },
   { folder: 'Constraints', what: 'CONSTRAINT and ACTION_CONSTRAINT', expected: ok(15, 49, 6) },
   {
     folder: 'Constraints',
@@ -202,7 +313,12 @@ const cases: Case[] = [
   },
   { folder: 'Deadlock', checkDeadlock: false, what: 'the same model with -deadlock', expected: ok(6, 9, 5) },
   { folder: 'Symmetry2', what: 'two symmetry sets (the group they generate)', expected: ok(21, 75, 7) },
-  { folder: 'Symmetry2', cfg: 'Symmetry2_None', what: 'the same model without symmetry', expected: ok(64, 225, 7) },
+  {
+    folder: 'Symmetry2',
+    cfg: 'Symmetry2_None',
+    what: 'the same model without symmetry',
+    expected: ok(64, 225, 7),
+  },
   { folder: 'SymSeq', what: 'symmetry inside sequences and records', expected: ok(8, 16, 5) },
   { folder: 'SymSeq', cfg: 'SymSeq_None', what: 'the same model without symmetry', expected: ok(15, 29, 5) },
   { folder: 'ViewSym', what: 'VIEW', expected: ok(6, 14, 3) },
@@ -259,7 +375,11 @@ const refusals: Refusal[] = [
     message: /^unsupported: .* at line \d+/,
     bug: 'the refusal reads "unsupported: unbounded quantifier over n": it names neither CHOOSE nor the location',
   },
-  { folder: 'RefuseSubexpr', what: 'a subexpression reference Both!1', message: /^unsupported: subexpression .* at line \d+/ },
+  {
+    folder: 'RefuseSubexpr',
+    what: 'a subexpression reference Both!1',
+    message: /^unsupported: subexpression .* at line \d+/,
+  },
   { folder: 'RefuseCompose', what: 'action composition \\cdot', message: /\\cdot/ },
 ];
 

@@ -8,6 +8,8 @@ CONSTANT Step(_), Limit
 
 VARIABLE val
 
+vars == <<val>>
+
 Helper(a) == a + 100
 
 LOCAL Bounded(v) == v % (Limit + 1)

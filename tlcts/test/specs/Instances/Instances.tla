@@ -8,10 +8,12 @@
 (* same module; an instantiated module that EXTENDS another one (C1!Double *)
 (* comes from InstBase); LOCAL definitions (InstBase's Helper is hidden    *)
 (* from InstCounter, which defines its own Helper); instance actions       *)
-(* combined with UNCHANGED in this module.                                 *)
+(* combined with UNCHANGED in this module, and (Instances_Unchanged.cfg)   *)
+(* with UNCHANGED of an instance's definition, UNCHANGED C2!vars.          *)
 (*                                                                         *)
 (* Expected figures: throwaway Python BFS: x steps by +2 mod 8 and resets  *)
-(* from 6 or 7; y steps by +3 mod 6 and resets from 4 or 5.               *)
+(* from 6 or 7; y steps by +3 mod 6 and resets from 4 or 5 (the same      *)
+(* figures for both .cfg).                                                 *)
 (***************************************************************************)
 EXTENDS Naturals
 
@@ -27,6 +29,9 @@ Init == C1!Init /\ C2!Init
 
 Next == \/ C1!Next /\ UNCHANGED y
         \/ C2!Next /\ UNCHANGED x
+
+NextU == \/ C1!Next /\ UNCHANGED C2!vars
+         \/ UNCHANGED C1!vars /\ C2!Next
 
 Inv == /\ C1!Inv
         /\ C2!Inv
