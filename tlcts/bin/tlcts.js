@@ -6,6 +6,7 @@
 // and does not run itself when imported; a cli.js without `main` is assumed to run on import.
 import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
+import { Worker, isMainThread, parentPort } from 'node:worker_threads';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -28,8 +29,20 @@ if (!existsSync(cli)) {
   }
 }
 
-const mod = await import(pathToFileURL(cli).href);
-if (typeof mod.main === 'function') {
-  const code = await mod.main(process.argv.slice(2));
-  if (typeof code === 'number') process.exitCode = code;
+// The checker runs in a worker thread with a large stack: deeply recursive TLA+ definitions
+// (a recursive function a few thousand levels deep) need more than Node's default stack.
+if (isMainThread) {
+  const worker = new Worker(fileURLToPath(import.meta.url), {
+    argv: process.argv.slice(2),
+    resourceLimits: { stackSizeMb: 256 },
+  });
+  worker.on('message', (code) => (process.exitCode = code));
+  worker.on('error', (err) => {
+    console.error(err);
+    process.exitCode = 255;
+  });
+} else {
+  const mod = await import(pathToFileURL(cli).href);
+  const code = typeof mod.main === 'function' ? await mod.main(process.argv.slice(2)) : 0;
+  parentPort.postMessage(typeof code === 'number' ? code : 0);
 }

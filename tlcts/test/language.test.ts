@@ -6,9 +6,8 @@
  * by hand from TLC's rules (docs/tlc-semantics.md) or by a throwaway Python breadth-first search of
  * the same state machine; each .tla/.cfg header says which and how.
  *
- * Models on which tlcts is known to be wrong are `it.fails`, with a comment naming the bug: such a
- * test passes while the bug is there and fails (asking to be turned back into `it`) once fixed.
  */
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -62,6 +61,19 @@ function expectFigures(r: CheckResult, e: Expected): void {
   if (e.message !== undefined) expect(r.message).toMatch(e.message);
 }
 
+/** The figures as the tlcts command prints them. */
+function expectCliFigures(folder: string, cfg: string, e: Expected): void {
+  const bin = path.join(path.dirname(fileURLToPath(import.meta.url)), '../bin/tlcts.js');
+  const r = spawnSync(process.execPath, [bin, path.join(specs, folder, `${folder}.tla`), '-config', path.join(specs, folder, `${cfg}.cfg`)], {
+    encoding: 'utf8',
+  });
+  const figures = /(\d+) states generated, (\d+) distinct states found.*\nThe depth of the complete state graph search is (\d+)\./.exec(r.stdout);
+  expect({ exitCode: r.status, figures: figures?.slice(1).map(Number) }).toEqual({
+    exitCode: e.exitCode,
+    figures: [e.generated, e.distinct, e.depth],
+  });
+}
+
 const ok = (distinct: number, generated: number, depth: number): Expected => ({
   verdict: 'success',
   exitCode: 0,
@@ -77,12 +89,9 @@ interface Case {
   checkDeadlock?: boolean;
   what: string;
   expected: Expected;
-  /** Set when tlcts is known to get this model wrong: the test is `it.fails` and names the bug. */
-  bug?: string;
+  /** Run through the tlcts command (a worker thread with a large stack) rather than in-process. */
+  viaCli?: boolean;
 }
-
-const LET_CACHE =
-  "a 0-ary LET definition (or LET function) is evaluated once per entry of the LET and reused although variables it reads are assigned afterwards (x \\in S in Init, x' \\in S in Next); TLC re-evaluates it (fix of tlaplus issue 113)";
 
 const cases: Case[] = [
   // Recursion and higher-order operators.
@@ -120,7 +129,7 @@ const cases: Case[] = [
     folder: 'DeepRecursion',
     what: '3000-deep recursion computes or stops with a clear error',
     expected: ok(1, 2, 1),
-    bug: 'deep recursion (a recursive function ~1100 deep, a RECURSIVE operator ~2500 deep) crashes with an uncaught RangeError: Maximum call stack size exceeded',
+    viaCli: true,
   },
 
   // Tuples, functions, records, sets.
@@ -133,7 +142,6 @@ const cases: Case[] = [
     folder: 'TupleFcnDomain',
     what: '[<<a, b>> \\in A \\X B |-> e] has domain A \\X B',
     expected: ok(36, 85, 7),
-    bug: '[<<a, b>> \\in A \\X B |-> e] gets the domain (A \\X B) \\X (A \\X B) (Compiler#fcnDomain repeats a tuple binder once per name), so DOMAIN and f[a, b] are wrong',
   },
   { folder: 'ExceptNest', what: 'nested EXCEPT paths, @, repeated paths', expected: ok(10620, 48844, 17) },
   {
@@ -150,7 +158,6 @@ const cases: Case[] = [
     folder: 'QuantDomains',
     what: '\\E over UNION with repeated elements enumerates each element once',
     expected: ok(16, 193, 3),
-    bug: '\\E v \\in UNION {...} (members not explicit sets) takes repeated elements once per occurrence; TLC normalizes quantifier domains (257 generated instead of 193)',
   },
   { folder: 'ChooseDet', what: 'CHOOSE returns the least element in TLC order', expected: ok(14, 15, 14) },
 
@@ -174,41 +181,35 @@ const cases: Case[] = [
     folder: 'LetPrimed',
     what: 'LET values that depend on variables assigned after the LET is entered (Init and Next)',
     expected: ok(12, 78, 2),
-    bug: LET_CACHE,
   },
   {
     folder: 'LetPrimed',
     cfg: 'LetPrimed_Init',
     what: 'a LET value in Init that depends on later assignments',
     expected: ok(6, 12, 1),
-    bug: LET_CACHE,
   },
   {
     folder: 'LetPrimed',
     cfg: 'LetPrimed_Next',
     what: 'LET values in Next that depend on later primed assignments',
     expected: ok(7, 43, 2),
-    bug: LET_CACHE,
   },
   {
     folder: 'LetPrimed',
     cfg: 'LetPrimed_Shared',
     what: 'one LET reading primed variables shared by two disjuncts of Next',
     expected: ok(6, 13, 4),
-    bug: LET_CACHE,
   },
   {
     folder: 'LetPrimed',
     cfg: 'LetPrimed_Action',
     what: '0-ary LET definitions used as actions',
     expected: ok(3, 4, 3),
-    bug: "a 0-ary LET definition used as an action conjunct (LET keep == UNCHANGED b, bump == a' = ...) is evaluated as a value instead of taken as an action",
   },
   {
     folder: 'LetFcnCapture',
     what: 'LET-defined functions returned as values inside quantifiers',
     expected: ok(3, 7, 2),
-    bug: 'a function defined in a LET (g[n \\in S] == e) reads the bound variables of the enclosing quantifier lazily, so every copy sees the last binding',
   },
   {
     folder: 'Unchanged',
@@ -219,14 +220,12 @@ const cases: Case[] = [
     folder: 'ActionParams',
     what: "x' = e, x' \\in S and UNCHANGED through operator parameters",
     expected: ok(12, 49, 5),
-    bug: "Inc(v, n) == v' = ... called as Inc(x, 3), Set(v, S) == v' \\in S and Keep(vs) == UNCHANGED vs are not taken as assignments (evaluation error: the variable is used before it is assigned)",
   },
   {
     folder: 'ActionParams',
     cfg: 'ActionParams_Alias',
     what: "a 0-ary definition yy == y as the target of yy = 0 and yy' = e",
     expected: ok(12, 49, 5),
-    bug: "yy == y used as yy = 0 (Init) and yy' = e (Next) is not taken as an assignment to y (evaluation error)",
   },
   { folder: 'EnabledForall', what: 'ENABLED in invariants, \\A inside actions', expected: ok(81, 220, 9) },
   {
@@ -281,7 +280,6 @@ const cases: Case[] = [
     cfg: 'Instances_Unchanged',
     what: 'UNCHANGED of an instance definition (UNCHANGED C2!vars)',
     expected: ok(8, 19, 5),
-    bug: 'UNCHANGED I!vars (an instance-prefixed definition) is not unfolded into its variables but evaluated as a value, so it reads unassigned primed variables (evaluation error)',
   },
   { folder: 'CfgOverride', what: 'Combine <- Sum and Width <- BigWidth in the cfg', expected: ok(6, 7, 6) },
   {
@@ -327,7 +325,6 @@ const cases: Case[] = [
     cfg: 'ViewSym_Sym',
     what: 'VIEW together with SYMMETRY',
     expected: ok(3, 8, 3),
-    bug: 'with VIEW, SYMMETRY is ignored (Explorer#fingerprint returns the view fingerprint before applying the permutations); TLC reduces the view by the symmetry',
   },
 ];
 
@@ -336,15 +333,14 @@ describe('language features: exact TLC figures', () => {
     const cfg = c.cfg ?? c.folder;
     const name = `${c.folder}/${cfg}${c.checkDeadlock === false ? ' -deadlock' : ''}: ${c.what}`;
     const body = () => {
+      if (c.viaCli) return expectCliFigures(c.folder, cfg, c.expected);
       const r = check(c.folder, cfg, {
         ...(c.tla ? { tla: c.tla } : {}),
         ...(c.checkDeadlock === undefined ? {} : { checkDeadlock: c.checkDeadlock }),
       });
       expectFigures(r, c.expected);
     };
-    // it.fails: known tlcts bug, see `bug`.
-    if (c.bug) it.fails(`${name} [known bug: ${c.bug}]`, body);
-    else it(name, body);
+    it(name, body);
   }
 });
 
@@ -353,7 +349,6 @@ interface Refusal {
   cfg?: string;
   what: string;
   message: RegExp;
-  bug?: string;
 }
 
 const refusals: Refusal[] = [
@@ -373,7 +368,6 @@ const refusals: Refusal[] = [
     folder: 'RefuseChoose',
     what: 'unbounded CHOOSE',
     message: /^unsupported: .* at line \d+/,
-    bug: 'the refusal reads "unsupported: unbounded quantifier over n": it names neither CHOOSE nor the location',
   },
   {
     folder: 'RefuseSubexpr',
@@ -393,8 +387,6 @@ describe('constructs that must be refused', () => {
       expect(r.message).toMatch(c.message);
     };
     const name = `${c.folder}/${cfg}: ${c.what}`;
-    // it.fails: known tlcts bug, see `bug`.
-    if (c.bug) it.fails(`${name} [known bug: ${c.bug}]`, body);
-    else it(name, body);
+    it(name, body);
   }
 });

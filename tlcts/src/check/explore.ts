@@ -92,6 +92,9 @@ export class Explorer {
     return this.fps.size;
   }
 
+  /** TLCGet("level"): the level of the state being evaluated (0 while computing initial states). */
+  level = 0;
+
   /** Bytes used by the fingerprint set and per-state columns (the queue's states excluded). */
   get indexBytes(): number {
     return this.fps.bytes + this.parent.bytes + this.fpHi.bytes + this.fpLo.bytes;
@@ -99,16 +102,15 @@ export class Explorer {
 
   fingerprint(s: Value[]): [number, number] {
     const m = this.model;
-    if (m.view) return fingerprintValues([m.view(s)]);
-    if (m.symmetry) {
-      let best = fingerprintValues(s);
-      for (const perm of m.symmetry) {
-        const fp = fingerprintValues(s.map((v) => permute(v, perm)));
-        if (fp[0] < best[0] || (fp[0] === best[0] && fp[1] < best[1])) best = fp;
-      }
-      return best;
+    // VIEW replaces the state by its view; SYMMETRY then reduces what is fingerprinted.
+    const vals = m.view ? [m.view(s)] : s;
+    if (!m.symmetry) return fingerprintValues(vals);
+    let best = fingerprintValues(vals);
+    for (const perm of m.symmetry) {
+      const fp = fingerprintValues(vals.map((v) => permute(v, perm)));
+      if (fp[0] < best[0] || (fp[0] === best[0] && fp[1] < best[1])) best = fp;
     }
-    return fingerprintValues(s);
+    return best;
   }
 
   run(): CheckResult {
@@ -153,6 +155,9 @@ export class Explorer {
       this.search(start);
     } catch (err) {
       if (err instanceof Stop) return this.finish(start, this.stopResult(err));
+      if (err instanceof RangeError && /call stack/.test(err.message)) {
+        err = new EvalError('The evaluation recursed too deeply: the stack overflowed (the tlcts command runs with a 256 MB stack).');
+      }
       if (err instanceof EvalError) {
         return this.finish(start, this.stopResult(new Stop({ verdict: 'evaluation error', exitCode: err.exitCode, message: err.message, location: err.location })));
       }
@@ -222,6 +227,7 @@ export class Explorer {
           throw new EvalError(`current state is not a legal state\nWhile working on the initial state:\n${m.vars.map((v, j) => `/\\ ${v} = ${s[j] === undefined ? 'null' : '...'}`).join('\n')}`);
         }
       }
+      this.level = 1;
       const inModel = m.constraints.every((c) => c(s));
       let fresh = false;
       let id = -1;
@@ -236,6 +242,7 @@ export class Explorer {
           this.opts.onState?.(id, s, true);
         }
       }
+      this.level = 0;
       if (!inModel || fresh) {
         for (const inv of m.invariants) {
           if (!inv.check(s)) {
@@ -280,8 +287,10 @@ export class Explorer {
       const s = item.s;
       const before = this.generated;
       const c = this.ctx(s, t, 0);
+      this.level = item.level;
       m.next(c, () => {
         this.generated++;
+        this.level = item.level + 1;
         for (let i = 0; i < this.n; i++) {
           if (t[i] === undefined) {
             const missing = m.vars.filter((_, j) => t[j] === undefined).sort();
@@ -322,6 +331,7 @@ export class Explorer {
           }
         }
         if (fresh) this.queue.push({ id, level: item.level + 1, s: succ });
+        this.level = item.level;
       });
       if (this.generated === before && m.checkDeadlock) {
         throw new Stop({ verdict: 'deadlock', exitCode: 11, message: 'Deadlock reached.', traceTo: item.id });

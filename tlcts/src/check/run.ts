@@ -22,7 +22,7 @@ export interface RunOutcome {
 }
 
 /** Print/PrintT and TLCGet/TLCSet as TLC provides them to a model-checking run. */
-export function makeHost(out: (line: string) => void, stats: () => Partial<CheckResult>): BuiltinHost {
+export function makeHost(out: (line: string) => void, stats: () => Partial<CheckResult> & { level?: number }): BuiltinHost {
   const registers = new Map<number, Value>();
   return {
     print: out,
@@ -38,6 +38,8 @@ export function makeHost(out: (line: string) => void, stats: () => Partial<Check
           return s.statesLeftOnQueue ?? 0;
         case 'diameter':
           return s.depth ?? 0;
+        case 'level':
+          return s.level ?? 0;
         default:
           throw new EvalError(`The argument of TLCGet should be a nonnegative integer, but instead it is:\n${show(key)}`);
       }
@@ -52,7 +54,7 @@ export function makeHost(out: (line: string) => void, stats: () => Partial<Check
 export function runCheck(opts: RunOptions): RunOutcome {
   const out = opts.out ?? (() => undefined);
   let explorer: Explorer | undefined;
-  const host = makeHost(out, () => (explorer ? { distinctStates: explorer.distinct } : {}));
+  const host = makeHost(out, () => (explorer ? { distinctStates: explorer.distinct, level: explorer.level } : { level: 0 }));
   const start = Date.now();
   let model: Model;
   try {

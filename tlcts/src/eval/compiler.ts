@@ -103,6 +103,9 @@ export class Compiler {
     if (sym) return sym;
     const b = CORE.ops.get(name);
     if (b) return { k: 'builtin', b, name };
+    if (UNSUPPORTED_OPERATORS.has(name)) {
+      throw new TlaError(`unsupported: ${UNSUPPORTED_OPERATORS.get(name)} (${name}) at ${locText(e)}`);
+    }
     throw new TlaError(`Unknown operator: \`${name}' at ${locText(e)}.`);
   }
 
@@ -149,7 +152,8 @@ export class Compiler {
     const domainScopeUp = (c: Ctx): Ctx => ({ s: c.s, t: c.t, f: new Frame(frameInfo.size, c.f) });
     return (c) => {
       const dom = domain(domainScopeUp(c));
-      const parent = c.f;
+      // Bound names of enclosing quantifiers change after this returns: keep their values now.
+      const parent = snapshotFrame(c.f);
       const fcn: LazyFcn = new LazyFcn(dom, (arg) => {
         const f = new Frame(frameInfo.size, parent);
         f.v[selfSlot] = fcn;
@@ -344,7 +348,7 @@ export class Compiler {
         };
       }
       case 'Quant':
-        return this.quant(e.forall, e.bounds, e.body, scope);
+        return this.quant(e, scope);
       case 'Choose':
         return this.choose(e, scope);
       case 'SetEnum': {
@@ -355,7 +359,7 @@ export class Compiler {
         return this.setFilter(e, scope);
       case 'SetMap': {
         const inner = scope.block();
-        const binder = this.binder(e.bounds, inner);
+        const binder = this.binder(e.bounds, inner, e);
         const body = this.expr(e.body, inner);
         return (c) => {
           const out: Value[] = [];
@@ -456,9 +460,10 @@ export class Compiler {
       case 'thunk':
         return (c) => {
           const th = up(c.f).v[slot] as LetThunk;
-          if (th.val !== undefined && th.s === c.s && th.t === c.t) return th.val;
+          const fresh = th.s === c.s && th.t === c.t && th.version === stateVersion;
+          if (th.val !== undefined && fresh) return th.val;
           const v = th.fn({ s: c.s, t: c.t, f: th.f });
-          if (th.s === c.s && th.t === c.t) th.val = v;
+          if (fresh) th.val = v;
           return v;
         };
       case 'op':
@@ -552,8 +557,11 @@ export class Compiler {
       if (modes[i]) {
         const fn = this.expr(a, scope);
         let act: ActClosure | undefined;
+        let unch: ActClosure | undefined;
         const lazyAct: ActClosure = (c, k) => (act ??= this.act(a, scope, false, false))(c, k);
-        return (c: Ctx): ArgRef => ({ fn, act: lazyAct, f: c.f });
+        const lazyUnchanged: ActClosure = (c, k) => (unch ??= this.unchanged(a, scope))(c, k);
+        const varIndex = a.kind === 'Ident' ? this.variableOf(a.name, scope)?.index : undefined;
+        return (c: Ctx): ArgRef => ({ fn, act: lazyAct, unchanged: lazyUnchanged, varIndex, f: c.f });
       }
       return this.expr(a, scope);
     });
@@ -748,7 +756,7 @@ export class Compiler {
     if (thunks.length === 0) return { inner, bind: null };
     const bind = (c: Ctx) => {
       for (const th of thunks) {
-        const lt: LetThunk = { fn: th.fn, f: c.f, s: c.s, t: c.t, val: undefined };
+        const lt: LetThunk = { fn: th.fn, f: c.f, s: c.s, t: c.t, version: stateVersion, val: undefined };
         c.f.v[th.slot] = lt;
       }
     };
@@ -758,8 +766,11 @@ export class Compiler {
   private bindLetDef(d: Unit, scope: Scope, pending: { slot: number; def: OpDef | FcnDef }[]): void {
     switch (d.kind) {
       case 'OpDef':
-        if (d.params.length === 0) pending.push({ slot: scope.bindSlot(d.name, 'thunk').slot, def: d });
-        else scope.bind(d.name, { k: 'def', h: new DefHandle(d, scope) });
+        if (d.params.length === 0) {
+          const sym = scope.bindSlot(d.name, 'thunk');
+          sym.letDef = { expr: d.body, scope };
+          pending.push({ slot: sym.slot, def: d });
+        } else scope.bind(d.name, { k: 'def', h: new DefHandle(d, scope) });
         return;
       case 'FcnDef':
         pending.push({ slot: scope.bindSlot(d.name, 'thunk').slot, def: d });
@@ -775,9 +786,12 @@ export class Compiler {
   }
 
   /** Binds the names of bounds to fresh slots and returns an enumerator over their values. */
-  binder(bounds: Bound[], scope: Scope): Binder {
+  binder(bounds: Bound[], scope: Scope, at: Expr): Binder {
     const parts = bounds.map((b) => {
-      if (!b.set) throw new TlaError(`unsupported: unbounded quantifier over ${b.names.join(', ')}`);
+      if (!b.set) {
+        const what = at.kind === 'Choose' ? 'CHOOSE' : at.kind === 'Quant' ? (at.forall ? '\\A' : '\\E') : 'binder';
+        throw new TlaError(`unsupported: unbounded ${what} ${b.names.join(', ')} (TLC needs a bounded form, ${what} x \\in S) at ${locText(at)}`);
+      }
       const set = this.expr(b.set, scope);
       const setExpr = b.set;
       const slots = b.names.map((n) => scope.bindSlot(n).slot);
@@ -795,7 +809,8 @@ export class Compiler {
       const p = flat[i]!;
       const set = asSet(p.set(c), p.setExpr);
       let go = true;
-      set.forEach((v) => {
+      // TLC enumerates quantifier domains normalized: sorted, without duplicates.
+      (set instanceof LazySet ? set.normalized() : set).forEach((v) => {
         if (p.tupleSlots) {
           const t = v as Tuple;
           if (!(t instanceof FcnValue)) throw new EvalError(`Attempted to bind a tuple to ${show(v)}.`);
@@ -813,9 +828,10 @@ export class Compiler {
     };
   }
 
-  private quant(forall: boolean, bounds: Bound[], bodyExpr: Expr, scope: Scope): Closure {
+  private quant(e: Expr & { kind: 'Quant' }, scope: Scope): Closure {
+    const { forall, bounds, body: bodyExpr } = e;
     const inner = scope.block();
-    const binder = this.binder(bounds, inner);
+    const binder = this.binder(bounds, inner, e);
     const body = this.expr(bodyExpr, inner);
     return (c) => {
       let result = forall;
@@ -832,7 +848,7 @@ export class Compiler {
 
   private choose(e: Expr & { kind: 'Choose' }, scope: Scope): Closure {
     const inner = scope.block();
-    const binder = this.binder([e.bound], inner);
+    const binder = this.binder([e.bound], inner, e);
     const body = this.expr(e.body, inner);
     const slotOf = inner.lookup(e.bound.names[0]!) as Sym & { k: 'slot' };
     const names = e.bound.names.map((n) => inner.lookup(n) as Sym & { k: 'slot' });
@@ -886,35 +902,34 @@ export class Compiler {
     scope: Scope,
     at: Expr,
   ): { domain: (c: Ctx) => SetValue; bind: (f: Frame, arg: Value) => void } {
-    const sets = bounds.map((b) => {
+    // One factor per bound name, except that `<<a, b>> \in S` is one factor whose elements are tuples.
+    const factors: { set: Closure; e: Expr; slots: number[]; tuple: boolean }[] = [];
+    for (const b of bounds) {
       if (!b.set) throw new TlaError(`unsupported: function without a domain at ${locText(at)}`);
-      return { set: this.expr(b.set, scope), e: b.set, b };
-    });
-    const slots = bounds.map((b) => b.names.map((n) => scope.bindSlot(n).slot));
-    const factors = bounds.flatMap((b, i) => b.names.map(() => sets[i]!));
-    const single = factors.length === 1 && !bounds[0]!.tuple;
-    const domain = (c: Ctx): SetValue =>
-      single ? asSet(factors[0]!.set(c), factors[0]!.e) : productOf(factors.map((s) => asSet(s.set(c), s.e)));
-    const flatSlots = slots.flat();
-    const bind = (f: Frame, arg: Value) => {
-      if (single) {
-        f.v[flatSlots[0]!] = arg;
+      const set = this.expr(b.set, scope);
+      const slots = b.names.map((n) => scope.bindSlot(n).slot);
+      if (b.tuple) factors.push({ set, e: b.set, slots, tuple: true });
+      else for (const slot of slots) factors.push({ set, e: b.set, slots: [slot], tuple: false });
+    }
+    const bindFactor = (f: Frame, factor: (typeof factors)[number], v: Value) => {
+      if (!factor.tuple) {
+        f.v[factor.slots[0]!] = v;
         return;
       }
-      const t = (arg as FcnValue).materialize();
-      let k = 0;
-      bounds.forEach((b, i) => {
-        const comp = t.valAt(k++);
-        if (b.tuple) {
-          const ct = (comp as FcnValue).materialize();
-          slots[i]!.forEach((s, j) => (f.v[s] = ct.valAt(j)));
-          return;
-        }
-        f.v[slots[i]![0]!] = comp;
-        for (let j = 1; j < b.names.length; j++) f.v[slots[i]![j]!] = t.valAt(k++);
-      });
+      const t = (v as FcnValue).materialize();
+      factor.slots.forEach((slot, j) => (f.v[slot] = t.valAt(j)));
     };
-    return { domain, bind };
+    if (factors.length === 1) {
+      const only = factors[0]!;
+      return { domain: (c) => asSet(only.set(c), only.e), bind: (f, arg) => bindFactor(f, only, arg) };
+    }
+    return {
+      domain: (c) => productOf(factors.map((x) => asSet(x.set(c), x.e))),
+      bind: (f, arg) => {
+        const t = (arg as FcnValue).materialize();
+        factors.forEach((x, i) => bindFactor(f, x, t.valAt(i)));
+      },
+    };
   }
 
   private fcnLit(e: Expr & { kind: 'FcnLit' }, scope: Scope): Closure {
@@ -1055,7 +1070,7 @@ export class Compiler {
       }
       case 'Quant': {
         const inner = scope.block();
-        const binder = this.binder(e.bounds, inner);
+        const binder = this.binder(e.bounds, inner, e);
         // TLC splits Next at an \E only when its bounds can be evaluated before any state is known.
         const split = top && !e.forall && e.bounds.every((b) => !b.set || this.isConstantExpr(b.set, scope, new Set()));
         if (split) for (const n of e.bounds.flatMap((b) => b.names)) markSplitConstant(inner.lookup(n));
@@ -1126,6 +1141,13 @@ export class Compiler {
             a.act({ s: c.s, t: c.t, f: a.f }, k);
           };
         }
+        if (sym.k === 'slot' && sym.letDef && args.length === 0) {
+          // A zero-argument LET definition used as an action (`LET keep == UNCHANGED b IN ...`).
+          const { expr, scope: letScope } = sym.letDef;
+          let compiled: ActClosure | undefined;
+          const up = this.up(scope.level, sym.level);
+          return (c, k) => (compiled ??= this.act(expr, letScope, init, false))({ s: c.s, t: c.t, f: up(c.f) }, k);
+        }
         if (sym.k === 'subst' && sym.expr.kind !== 'Ident') break;
         if (sym.k === 'subst' && args.length === 0) {
           const target = sym.scope;
@@ -1159,17 +1181,27 @@ export class Compiler {
       lhs = lhs.expr;
     }
     if (lhs.kind !== 'Ident') return undefined;
-    const sym = this.variableOf(lhs.name, scope);
-    if (!sym) return undefined;
-    const i = sym.index;
+    const index = this.variableIndex(lhs.name, scope);
+    if (!index) return undefined;
     const rhs = this.expr(e.args[1]!, scope);
     const rhsExpr = e.args[1]!;
     const rhsAt = located(e, rhs);
     const target = init ? (c: Ctx) => c.s! : (c: Ctx) => c.t!;
+    // A parameter passed something other than a variable: the conjunct is an ordinary guard.
+    const guard = this.expr(e, scope);
+    const asGuard: ActClosure = (c, k) => {
+      if (boolOf(guard(c), e)) k();
+    };
     if (e.name === '=') {
-      return (c, k) => assignOrCheck(target(c), i, rhsAt(c), k);
+      return (c, k) => {
+        const i = index(c);
+        if (i === undefined) asGuard(c, k);
+        else assignOrCheck(target(c), i, rhsAt(c), k);
+      };
     }
-    return ((c: Ctx, k: Cont) => {
+    return (c, k) => {
+      const i = index(c);
+      if (i === undefined) return asGuard(c, k);
       const set = asSet(rhsAt(c), rhsExpr);
       const t = target(c);
       const cur = t[i];
@@ -1180,23 +1212,56 @@ export class Compiler {
       try {
         set.forEach((v) => {
           t[i] = v;
+          stateVersion++;
           k();
         });
       } finally {
         t[i] = undefined as unknown as Value;
+        stateVersion++;
       }
-    }) as ActClosure;
+    };
   }
 
-  /** The state variable a name stands for, through INSTANCE substitutions such as `val <- x`. */
+  /**
+   * The state variable a name stands for, through INSTANCE substitutions (`val <- x`) and
+   * definitions that only rename (`yy == y`).
+   */
   private variableOf(name: string, scope: Scope): (Sym & { k: 'var' }) | undefined {
     const sym = scope.lookup(name);
     if (sym?.k === 'var') return sym;
     if (sym?.k === 'subst' && sym.expr.kind === 'Ident') return this.variableOf(sym.expr.name, sym.scope);
+    if (sym?.k === 'def' && sym.h.arity === 0 && sym.h.def.kind === 'OpDef' && sym.h.def.body.kind === 'Ident') {
+      return this.variableOf(sym.h.def.body.name, sym.h.scope);
+    }
     return undefined;
   }
 
+  /**
+   * Which variable an assignment target names, at run time: fixed for a variable, or, for an
+   * operator parameter passed by name (`Inc(v) == v' = v + 1`), whichever variable the caller passed.
+   */
+  private variableIndex(name: string, scope: Scope): ((c: Ctx) => number | undefined) | undefined {
+    const v = this.variableOf(name, scope);
+    if (v) {
+      const i = v.index;
+      return () => i;
+    }
+    const sym = scope.lookup(name);
+    if (sym?.k !== 'slot' || sym.mode !== 'byname') return undefined;
+    const up = this.up(scope.level, sym.level);
+    const slot = sym.slot;
+    return (c) => (up(c.f).v[slot] as ArgRef).varIndex;
+  }
+
   private unchanged(e: Expr, scope: Scope): ActClosure {
+    if (e.kind === 'Prefixed' && e.args.length === 0) {
+      const { inst, frame } = this.instancePath(e, scope);
+      const sym = inst.names.get(e.name);
+      if (sym?.k === 'def' && sym.h.arity === 0 && sym.h.def.kind === 'OpDef') {
+        const inner = this.unchanged(sym.h.def.body, sym.h.scope);
+        return (c, k) => inner({ s: c.s, t: c.t, f: frame(c) }, k);
+      }
+    }
     if (e.kind === 'Tuple') {
       const parts = e.elems.map((x) => this.unchanged(x, scope));
       return parts.reduceRight<ActClosure>(
@@ -1218,6 +1283,20 @@ export class Compiler {
       if (sym?.k === 'subst') {
         const inner = this.unchanged(sym.expr, sym.scope);
         const up = this.up(scope.level, sym.scope.level);
+        return (c, k) => inner({ s: c.s, t: c.t, f: up(c.f) }, k);
+      }
+      if (sym?.k === 'slot' && sym.mode === 'byname') {
+        const up = this.up(scope.level, sym.level);
+        const slot = sym.slot;
+        return (c, k) => {
+          const a = up(c.f).v[slot] as ArgRef;
+          a.unchanged({ s: c.s, t: c.t, f: a.f }, k);
+        };
+      }
+      if (sym?.k === 'slot' && sym.letDef) {
+        const { expr, scope: letScope } = sym.letDef;
+        const inner = this.unchanged(expr, letScope);
+        const up = this.up(scope.level, sym.level);
         return (c, k) => inner({ s: c.s, t: c.t, f: up(c.f) }, k);
       }
     }
@@ -1292,15 +1371,23 @@ export class Compiler {
   }
 }
 
+/**
+ * Counts writes to partial states (assignments and their undoing), so that a LET value computed
+ * from a partial state is reused only while that state has not changed.
+ */
+let stateVersion = 0;
+
 /** Assigns variable i of state t (undone afterwards) if it is unassigned, else requires it to equal v. */
 function assignOrCheck(t: Value[], i: number, v: Value, k: Cont): void {
   const cur = t[i];
   if (cur === undefined) {
     t[i] = v;
+    stateVersion++;
     try {
       k();
     } finally {
       t[i] = undefined as unknown as Value;
+      stateVersion++;
     }
   } else if (equals(cur, v)) k();
 }
@@ -1310,20 +1397,28 @@ function markSplitConstant(sym: Sym | undefined): void {
   if (sym?.k === 'slot') sym.splitConstant = true;
 }
 
+/** TLA+ operators that TLC does not evaluate either; refused by name. */
+const UNSUPPORTED_OPERATORS = new Map([
+  ['\\cdot', 'action composition'],
+  ['-+->', 'the while-plus operator'],
+  ['\\EE', 'temporal existential quantification'],
+  ['\\AA', 'temporal universal quantification'],
+]);
+
 /** Operators that the action compiler treats as guards even when a user module redefines nothing. */
 const BUILTIN_SYNTAX = new Set(['=', '/=', '#', '\\in', '\\notin', '~', '=>', '<=>', '\\equiv', '\\X']);
 
 /** Builtins whose value changes from call to call, so definitions using them are not cached. */
 const NONDETERMINISTIC = new Set(['RandomElement', 'TLCGet', 'JavaTime', 'Print', 'PrintT', 'TLCSet']);
 
+function snapshotFrame(f: Frame): Frame {
+  const n = new Frame(f.v.length, f.parent ? snapshotFrame(f.parent) : null);
+  for (let i = 0; i < f.v.length; i++) n.v[i] = f.v[i];
+  return n;
+}
+
 function snapshot(c: Ctx): Ctx {
-  const copy = (f: Frame | null): Frame | null => {
-    if (!f) return null;
-    const n = new Frame(f.v.length, copy(f.parent));
-    for (let i = 0; i < f.v.length; i++) n.v[i] = f.v[i];
-    return n;
-  };
-  return { s: c.s, t: c.t, f: copy(c.f)! };
+  return { s: c.s, t: c.t, f: snapshotFrame(c.f) };
 }
 
 function pathKey(p: ExceptPathItem, compile: (e: Expr) => Closure): (c: Ctx) => Value {

@@ -30,6 +30,10 @@ export type ActClosure = (c: Ctx, k: Cont) => void;
 export interface ArgRef {
   fn: Closure;
   act: ActClosure;
+  /** UNCHANGED of the argument, as an action. */
+  unchanged: ActClosure;
+  /** The variable the argument is, when it is one (it can then be assigned through the parameter). */
+  varIndex: number | undefined;
   f: Frame;
 }
 
@@ -39,6 +43,8 @@ export interface LetThunk {
   f: Frame;
   s: Value[] | null;
   t: Value[] | null;
+  /** The partial-state version the value was computed at (see compiler's stateVersion). */
+  version: number;
   val: Value | undefined;
 }
 

@@ -23,7 +23,18 @@ export type Sym =
   /** A constant or variable of an instantiated module, replaced by an expression of the instantiator. */
   | { k: 'subst'; expr: Expr; scope: Scope; name: string }
   | { k: 'instance'; def: InstanceDef; scope: Scope }
-  | { k: 'slot'; level: number; slot: number; mode: SlotMode; arity: number; name: string; splitConstant?: boolean };
+  | {
+      k: 'slot';
+      level: number;
+      slot: number;
+      mode: SlotMode;
+      arity: number;
+      name: string;
+      /** Bound by a split point of Next: holds a constant while Next is split (as in TLC). */
+      splitConstant?: boolean;
+      /** A zero-argument LET definition: its expression, usable as an action. */
+      letDef?: { expr: Expr; scope: Scope };
+    };
 
 /** One instantiation of a module: the names visible at its top level. */
 export class ModInst {
