@@ -24,6 +24,14 @@ describe('TLC features', () => {
     expect(text).toContain('State 2: <Next line 6, col 9 to line 6, col 18 of module Alias>\n/\\ nextX = 2\n/\\ double = 2\n/\\ x = 1');
   });
 
+  it('refuses a definition of a name already imported, as SANY does', () => {
+    const { result } = runCheck(spec('Redefined'));
+    expect(result.exitCode).toBe(150);
+    expect(result.message).toBe(
+      "Multiply-defined symbol 'Append' in module Redefined at line 7, col 1: it is already defined or imported.",
+    );
+  });
+
   it('refuses configuration forms it does not implement, by name and line', () => {
     const { result } = runCheck(spec('Alias', 'OperatorValue'));
     expect(result.exitCode).toBe(151);

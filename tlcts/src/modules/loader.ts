@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Declaration, InstanceDef, ModuleAst, PathStep, Unit } from '../syntax/ast.js';
+import type { Declaration, InstanceDef, Loc, ModuleAst, PathStep, Unit } from '../syntax/ast.js';
 import { parseModules } from '../syntax/parse.js';
 import { TlaError } from '../errors.js';
 import { DefHandle, ModInst, Scope, type Sym } from '../eval/scope.js';
@@ -135,7 +135,7 @@ export class ModuleLoader {
     const top = inst.top;
     const importAll = (from: Map<string, Sym>, local: boolean) => {
       for (const [n, s] of from) {
-        inst.names.set(n, s);
+        declare(inst, m, n, s);
         if (!local) exported.set(n, s);
       }
     };
@@ -167,7 +167,7 @@ export class ModuleLoader {
     importAll: (from: Map<string, Sym>, local: boolean) => void,
   ): void {
     const define = (name: string, sym: Sym, local: boolean) => {
-      inst.names.set(name, sym);
+      declare(inst, inst.module, name, sym, u.kind === 'Module' ? undefined : u.loc);
       if (!local) exported.set(name, sym);
     };
     switch (u.kind) {
@@ -241,6 +241,28 @@ export class ModuleLoader {
     return { inst, exported, paramScope };
   }
 }
+
+/**
+ * Adds a module-level name. As in SANY, a name may not be defined twice, unless both are the same
+ * definition reached twice (diamond EXTENDS) or the same standard operator (Naturals and Integers).
+ */
+function declare(inst: ModInst, m: ModuleAst, name: string, sym: Sym, loc?: Loc): void {
+  const prior = inst.names.get(name);
+  if (prior && prior !== sym) {
+    const bothBuiltin = prior.k === 'builtin' && sym.k === 'builtin';
+    const sameDef = prior.k === 'def' && sym.k === 'def' && prior.h.def === sym.h.def;
+    const sameInstance = prior.k === 'instance' && sym.k === 'instance' && prior.def === sym.def;
+    if (!bothBuiltin && !sameDef && !sameInstance) {
+      const where = loc ? ` at line ${loc.line}, col ${loc.col}` : '';
+      throw new TlaError(`Multiply-defined symbol '${name}' in module ${m.name}${where}: it is already defined or imported.`, 150);
+    }
+    // A standard operator imported twice (Naturals and Integers): Integers' version wins, as in TLC.
+    if (bothBuiltin && INTEGER_OVERRIDES.has(prior.b)) return;
+  }
+  inst.names.set(name, sym);
+}
+
+const INTEGER_OVERRIDES = new Set(STANDARD_MODULES.get('Integers')!.ops.values());
 
 function builtinNames(m: BuiltinModule): Map<string, Sym> {
   const out = new Map<string, Sym>();
