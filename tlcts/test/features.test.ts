@@ -24,6 +24,17 @@ describe('TLC features', () => {
     expect(text).toContain('State 2: <Next line 6, col 9 to line 6, col 18 of module Alias>\n/\\ nextX = 2\n/\\ double = 2\n/\\ x = 1');
   });
 
+  it('takes SPECIFICATION from an instantiated module, overrides Nat everywhere, unfolds nested instances', () => {
+    const { result } = runCheck(spec('SpecInBase'));
+    expect(result).toMatchObject({
+      verdict: 'properties not checked',
+      unchecked: ['Prop'],
+      distinctStates: 4,
+      generatedStates: 4,
+      depth: 4,
+    });
+  });
+
   it('refuses a definition of a name already imported, as SANY does', () => {
     const { result } = runCheck(spec('Redefined'));
     expect(result.exitCode).toBe(150);

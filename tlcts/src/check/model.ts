@@ -5,7 +5,7 @@ import { parseCfg } from '../cfg/parse.js';
 import type { CfgValue, ModelConfig } from '../cfg/types.js';
 import { ModuleLoader } from '../modules/loader.js';
 import { Compiler, forEachChild, locText } from '../eval/compiler.js';
-import type { ModInst, Scope, Sym } from '../eval/scope.js';
+import type { DefHandle, ModInst, Scope, Sym } from '../eval/scope.js';
 import { Frame, ROOT_FRAME, type ActClosure, type Closure } from '../eval/runtime.js';
 import { TlaError } from '../errors.js';
 import type { BuiltinHost } from '../stdlib/builtin.js';
@@ -40,10 +40,8 @@ export interface Model {
   assumptions: NamedCheck<() => boolean>[];
   /** Enumerates initial states: assigns c.s. */
   init: ActClosure;
-  initFrameSize: () => number;
   /** Enumerates successors: assigns c.t. */
   next: ActClosure;
-  nextFrameSize: () => number;
   invariants: NamedCheck<StatePred>[];
   constraints: StatePred[];
   actionConstraints: ActionPred[];
@@ -96,7 +94,7 @@ export function loadModel(opts: LoadOptions): Model {
   const loader = new ModuleLoader(opts.tlaFile);
   const root = loader.root((name, inst) => bindConstant(name, inst, config, cfgValues));
   const compiler = new Compiler(loader, opts.host, loader.variables);
-  applyOverrides(root, config, cfgValues);
+  applyOverrides(root, loader, config, cfgValues);
   return new ModelBuilder(config, loader, root, compiler, opts).build();
 }
 
@@ -127,22 +125,34 @@ function bindConstant(name: string, inst: ModInst, config: ModelConfig, values: 
 }
 
 /** `Def <- Other` and `Def = v` in the cfg also replace definitions (TLC's model overrides). */
-function applyOverrides(root: ModInst, config: ModelConfig, values: Map<string, Value>): void {
+function applyOverrides(root: ModInst, loader: ModuleLoader, config: ModelConfig, values: Map<string, Value>): void {
   for (const c of config.constants) {
     const sym = root.names.get(c.name);
-    if (!sym || sym.k !== 'def') continue;
+    if (!sym || (sym.k !== 'def' && sym.k !== 'builtin')) continue;
     let replacement: Sym | undefined;
     if (c.kind === 'value') replacement = { k: 'const', value: values.get(c.name)!, name: c.name };
     else if (c.kind === 'substitution') replacement = root.names.get(c.by);
     if (!replacement) throw new TlaError(`The configuration overrides ${c.name} with an unknown name.`, 151);
+    if (sym.k === 'builtin') {
+      loader.overrideBuiltin(c.name, replacement);
+      continue;
+    }
     // Replace in place: every module instance that imported the definition sees the override.
     for (const key of Object.keys(sym)) delete (sym as unknown as Record<string, unknown>)[key];
     Object.assign(sym, replacement);
   }
 }
 
+/** An expression together with the module-level scope its names resolve in. */
+interface Scoped {
+  e: Expr;
+  scope: Scope;
+}
+
 class ModelBuilder {
+  /** The scope in which the model's own expressions (instance paths of properties) are compiled. */
   private readonly scope: Scope;
+  private readonly temporalDefs = new Map<DefHandle, boolean>();
   constructor(
     private readonly config: ModelConfig,
     private readonly loader: ModuleLoader,
@@ -154,19 +164,19 @@ class ModelBuilder {
   }
 
   build(): Model {
-    const { config, compiler } = this;
+    const { config } = this;
     const { init, next } = this.initAndNext();
     const m: Model = {
       config,
       loader: this.loader,
-      compiler,
+      compiler: this.compiler,
       root: this.root,
       vars: this.loader.variables,
       assumptions: this.assumptions(),
-      init: this.runInFrame(compiler.act(init, this.scope, true, false)),
-      initFrameSize: () => this.scope.frame.size,
-      next: this.runInFrame(compiler.act(next, this.scope, false, true)),
-      nextFrameSize: () => this.scope.frame.size,
+      init: init
+        .map((x) => this.actIn(x, true, false))
+        .reduceRight<ActClosure>((rest, a) => (c, k) => a(c, () => rest(c, k)), (_c, k) => k()),
+      next: this.actIn(next, false, true),
       invariants: config.invariants.map((n) => ({ name: n, loc: '', check: this.statePred(this.named(n)) })),
       constraints: config.constraints.map((n) => this.statePred(this.named(n))),
       actionConstraints: config.actionConstraints.map((n) => this.actionPred(this.named(n))),
@@ -190,25 +200,28 @@ class ModelBuilder {
     return { kind: 'Ident', name, loc: { module: this.root.module.name, line: 0, col: 0, endLine: 0, endCol: 0 } };
   }
 
-  /** Runs a closure compiled in this.scope with a fresh frame. */
-  private runInFrame(a: ActClosure): ActClosure {
-    const frameInfo = this.scope.frame;
-    return (c, k) => a({ s: c.s, t: c.t, f: new Frame(frameInfo.size, ROOT_FRAME) }, k);
+  /** An action compiled in a module-level scope, run in a fresh frame. */
+  private actIn(x: Scoped, init: boolean, top: boolean): ActClosure {
+    const sc = x.scope === this.scope ? x.scope : x.scope.newFrame();
+    const a = this.compiler.act(x.e, sc, init, top);
+    const info = sc.frame;
+    return (c, k) => a({ s: c.s, t: c.t, f: new Frame(info.size, ROOT_FRAME) }, k);
   }
 
-  private valueOf(e: Expr): (s: Value[] | null, t: Value[] | null) => Value {
-    const cl: Closure = this.compiler.expr(e, this.scope);
-    const frameInfo = this.scope.frame;
-    return (s, t) => cl({ s, t, f: new Frame(frameInfo.size, ROOT_FRAME) });
+  private valueOf(e: Expr, scope: Scope = this.scope): (s: Value[] | null, t: Value[] | null) => Value {
+    const sc = scope === this.scope ? scope : scope.newFrame();
+    const cl: Closure = this.compiler.expr(e, sc);
+    const info = sc.frame;
+    return (s, t) => cl({ s, t, f: new Frame(info.size, ROOT_FRAME) });
   }
 
-  private statePred(e: Expr): StatePred {
-    const v = this.valueOf(e);
+  private statePred(e: Expr, scope?: Scope): StatePred {
+    const v = this.valueOf(e, scope);
     return (s) => bool(v(s, null), e);
   }
 
-  private actionPred(e: Expr): ActionPred {
-    const v = this.valueOf(e);
+  private actionPred(e: Expr, scope?: Scope): ActionPred {
+    const v = this.valueOf(e, scope);
     return (s, t) => bool(v(s, t), e);
   }
 
@@ -239,38 +252,56 @@ class ModelBuilder {
   }
 
   /** Init and Next from INIT/NEXT or from the SPECIFICATION formula `Init /\ [][Next]_v /\ ...`. */
-  private initAndNext(): { init: Expr; next: Expr } {
+  private initAndNext(): { init: Scoped[]; next: Scoped } {
     const { config } = this;
-    if (config.init && config.next) return { init: this.named(config.init), next: this.named(config.next) };
-    if (!config.specification) throw new TlaError('The configuration gives neither SPECIFICATION nor INIT and NEXT.', 151);
-    const conjuncts = this.conjuncts(this.named(config.specification), this.scope);
-    const inits: Expr[] = [];
-    let next: Expr | undefined;
-    for (const { e } of conjuncts) {
-      if (e.kind === 'Always' && e.expr.kind === 'StepExpr' && e.expr.box) next = e.expr.action;
-      else if (!isTemporal(e)) inits.push(e);
+    if (config.init && config.next) {
+      return { init: [{ e: this.named(config.init), scope: this.scope }], next: { e: this.named(config.next), scope: this.scope } };
     }
-    if (!next || inits.length === 0) {
+    if (!config.specification) throw new TlaError('The configuration gives neither SPECIFICATION nor INIT and NEXT.', 151);
+    const init: Scoped[] = [];
+    let next: Scoped | undefined;
+    for (const x of this.conjuncts(this.named(config.specification), this.scope)) {
+      if (x.e.kind === 'Always' && x.e.expr.kind === 'StepExpr' && x.e.expr.box) next = { e: x.e.expr.action, scope: x.scope };
+      else if (!this.isTemporal(x.e, x.scope)) init.push(x);
+    }
+    if (!next || init.length === 0) {
       throw new TlaError(`The specification ${config.specification} is not of the form Init /\\ [][Next]_vars /\\ ...`, 151);
     }
-    const loc = inits[0]!.loc;
-    return { init: inits.length === 1 ? inits[0]! : { kind: 'And', items: inits, loc }, next };
+    return { init, next };
   }
 
   /**
-   * The conjuncts of a temporal formula, unfolding zero-argument definitions whose body is
-   * temporal. Conjuncts found inside an instance keep their instance's scope (see `property`).
+   * The conjuncts of a temporal formula, unfolding zero-argument definitions whose body is temporal,
+   * wherever they are defined (an MC module's Spec often comes from the module it extends).
    */
-  private conjuncts(e: Expr, scope: Scope): { e: Expr; scope: Scope }[] {
+  private conjuncts(e: Expr, scope: Scope): Scoped[] {
     if (e.kind === 'And') return e.items.flatMap((x) => this.conjuncts(x, scope));
     if (e.kind === 'Label') return this.conjuncts(e.expr, scope);
     if (e.kind === 'Ident') {
       const sym = scope.lookup(e.name);
-      if (sym?.k === 'def' && sym.h.def.kind === 'OpDef' && sym.h.arity === 0 && isTemporal(sym.h.def.body)) {
-        if (sym.h.scope.inst === scope.inst) return this.conjuncts(sym.h.def.body, scope);
+      if (sym?.k === 'def' && sym.h.def.kind === 'OpDef' && sym.h.arity === 0 && this.isTemporal(sym.h.def.body, sym.h.scope)) {
+        return this.conjuncts(sym.h.def.body, sym.h.scope);
       }
     }
     return [{ e, scope }];
+  }
+
+  /** Whether e is a temporal formula, looking through the definitions it uses. */
+  private isTemporal(e: Expr, scope: Scope): boolean {
+    return exists(e, (x) => {
+      if (TEMPORAL_KINDS.has(x.kind)) return true;
+      if (x.kind !== 'Ident' && x.kind !== 'OpApp' && x.kind !== 'Prefixed') return false;
+      const sym = x.kind === 'Prefixed' ? this.prefixedTarget(x, scope) : scope.lookup(x.name);
+      if (sym?.k !== 'def' || sym.h.def.kind !== 'OpDef') return false;
+      const h = sym.h;
+      let known = this.temporalDefs.get(h);
+      if (known === undefined) {
+        this.temporalDefs.set(h, false);
+        known = this.isTemporal((h.def as OpDef).body, h.scope);
+        this.temporalDefs.set(h, known);
+      }
+      return known;
+    });
   }
 
   private property(name: string, m: Model): void {
@@ -278,43 +309,71 @@ class ModelBuilder {
     // A property naming an instance's definition (e.g. `Refines == Abs!Spec`) is checked through it.
     const sym = this.root.names.get(name);
     if (sym?.k === 'def' && sym.h.def.kind === 'OpDef' && sym.h.arity === 0) body = (sym.h.def as OpDef).body;
-    for (const { e } of this.conjuncts(body, this.scope)) {
-      const part = this.unfoldInstance(e);
-      for (const c of part) this.propertyPart(name, c, m);
-    }
+    const expand = (x: Scoped, depth: number): void => {
+      if (x.e.kind !== 'Prefixed' || depth > 16) return this.propertyPart(name, x, m);
+      const parts = this.unfoldInstance(x.e, x.scope);
+      if (parts.length === 1 && parts[0]!.e === x.e) return this.propertyPart(name, x, m);
+      // An instance's formula may itself name a nested instance's (I!J!Spec): unfold again.
+      for (const p of parts) for (const c of this.conjuncts(p.e, p.scope)) expand(c, depth + 1);
+    };
+    for (const x of this.conjuncts(body, this.scope)) expand(x, 0);
   }
 
   /** `I!Spec` where Spec is `Init /\ [][Next]_v /\ ...` in the instance: its conjuncts as prefixed expressions. */
-  private unfoldInstance(e: Expr): Expr[] {
-    if (e.kind !== 'Prefixed' || e.args.length > 0) return [e];
-    let inst: ModInst | undefined;
-    let lookup = this.root.top;
+  /** What `I!J!name` names, for instances without parameters. */
+  private prefixedTarget(e: Expr & { kind: 'Prefixed' }, scope: Scope): Sym | undefined {
+    let lookup = scope;
     for (const step of e.path) {
       const s = lookup.lookup(step.name);
-      if (!s || s.k !== 'instance') return [e];
-      inst = (step.args.length > 0 ? this.loader.instantiateAt(s.def, s.scope, step, this.scope) : this.loader.instantiate(s.def, s.scope)).inst;
+      if (!s || s.k !== 'instance' || step.args.length > 0) return undefined;
+      lookup = this.loader.instantiate(s.def, s.scope).inst.top;
+    }
+    return lookup.inst.names.get(e.name);
+  }
+
+  /**
+   * `I!Prop` where Prop is a temporal formula of the instance (`Init /\\ [][Next]_v /\\ ...`): its
+   * conjuncts, each with the scope to compile it in. An instance with parameters, `C(z)!Spec`, is
+   * rewritten as `C(z)!name` expressions in the model's scope; others keep the instance's own scope.
+   */
+  private unfoldInstance(e: Expr & { kind: 'Prefixed' }, scope: Scope): Scoped[] {
+    const keep = [{ e, scope }];
+    if (e.args.length > 0) return keep;
+    let inst: ModInst | undefined;
+    let lookup = scope;
+    let parameterized = false;
+    for (const step of e.path) {
+      const s = lookup.lookup(step.name);
+      if (!s || s.k !== 'instance') return keep;
+      if (step.args.length > 0) {
+        if (scope !== this.scope) return keep;
+        parameterized = true;
+        inst = this.loader.instantiateAt(s.def, s.scope, step, this.scope).inst;
+      } else inst = this.loader.instantiate(s.def, s.scope).inst;
       lookup = inst.top;
     }
     const target = inst?.names.get(e.name);
-    if (!inst || target?.k !== 'def' || target.h.def.kind !== 'OpDef') return [e];
-    const parts = this.conjuncts(target.h.def.body, inst.top);
-    return parts.map(({ e: x }) => prefixAll(x, e.path, inst!));
+    if (!inst || target?.k !== 'def' || target.h.def.kind !== 'OpDef' || target.h.arity > 0) return keep;
+    if (!this.isTemporal(target.h.def.body, target.h.scope)) return keep;
+    const parts = this.conjuncts(target.h.def.body, target.h.scope);
+    if (!parameterized) return parts;
+    return parts.map((x) => ({ e: prefixAll(x.e, e.path, inst!), scope: this.scope }));
   }
 
-  private propertyPart(name: string, e: Expr, m: Model): void {
+  private propertyPart(name: string, { e, scope }: Scoped, m: Model): void {
     if (e.kind === 'Always' && e.expr.kind === 'StepExpr' && e.expr.box) {
       const step = e.expr;
-      m.impliedActions.push({ name, loc: locText(step.action), check: this.actionPred({ ...step, kind: 'StepExpr' }) });
+      m.impliedActions.push({ name, loc: locText(step.action), check: this.actionPred({ ...step, kind: 'StepExpr' }, scope) });
       return;
     }
-    if (e.kind === 'Always' && !isTemporal(e.expr) && !hasPrime(e.expr)) {
-      const pred = this.statePred(e.expr);
+    if (e.kind === 'Always' && !this.isTemporal(e.expr, scope) && !hasPrime(e.expr)) {
+      const pred = this.statePred(e.expr, scope);
       m.impliedActions.push({ name, loc: locText(e.expr), check: (_s, t) => pred(t) });
       m.impliedInits.push({ name, loc: locText(e.expr), check: pred });
       return;
     }
-    if (!isTemporal(e) && !hasPrime(e)) {
-      m.impliedInits.push({ name, loc: locText(e), check: this.statePred(e) });
+    if (!this.isTemporal(e, scope) && !hasPrime(e)) {
+      m.impliedInits.push({ name, loc: locText(e), check: this.statePred(e, scope) });
       return;
     }
     if (!m.unchecked.includes(name)) m.unchecked.push(name);
@@ -343,6 +402,9 @@ function prefixAll(e: Expr, path: { name: string; args: Expr[] }[], inst: ModIns
     }
     if (x.kind === 'OpApp' && inst.names.get(x.name)?.k === 'def') {
       return { kind: 'Prefixed', path, name: x.name, args: x.args.map(rewrite), loc: x.loc };
+    }
+    if (x.kind === 'Prefixed' && inst.names.get(x.path[0]!.name)?.k === 'instance') {
+      return { ...x, path: [...path, ...x.path], args: x.args.map(rewrite) };
     }
     return mapChildren(x, rewrite);
   };
@@ -387,12 +449,7 @@ function exists(e: Expr, pred: (x: Expr) => boolean): boolean {
   return found;
 }
 
-export function isTemporal(e: Expr): boolean {
-  return exists(e, (x) =>
-    ['Always', 'Eventually', 'LeadsTo', 'Fair', 'TemporalQuant'].includes(x.kind) ||
-    (x.kind === 'StepExpr'),
-  );
-}
+const TEMPORAL_KINDS = new Set<Expr['kind']>(['Always', 'Eventually', 'LeadsTo', 'Fair', 'TemporalQuant', 'StepExpr']);
 
 function hasPrime(e: Expr): boolean {
   return exists(e, (x) => x.kind === 'Prime' || x.kind === 'Unchanged' || x.kind === 'StepExpr');

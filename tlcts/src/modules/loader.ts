@@ -33,6 +33,9 @@ export class ModuleLoader {
   readonly parseOrder: string[] = [];
   private readonly instances = new Map<InstanceDef, Map<ModInst, Instantiated>>();
   private readonly callSites = new Map<PathStep, Instantiated>();
+  /** Every module instance made so far, and the .cfg's replacements of standard operators. */
+  private readonly built: ModInst[] = [];
+  private readonly overrides = new Map<string, Sym>();
   /** Variables of the root module, in declaration order. */
   readonly variables: string[] = [];
   readonly main: ModuleAst;
@@ -141,6 +144,7 @@ export class ModuleLoader {
     };
     for (const ext of m.extends) importAll(this.importable(ext, level, provider, cache, m), false);
     for (const u of m.units) this.addUnit(u, inst, top, exported, provider, importAll);
+    this.adopt(inst);
     return built;
   }
 
@@ -188,6 +192,20 @@ export class ModuleLoader {
       case 'Module':
         return;
     }
+  }
+
+  /**
+   * Replaces a standard operator in every module instance, now and later (TLC applies a .cfg's
+   * `Nat <- MyNat` everywhere the operator is used).
+   */
+  overrideBuiltin(name: string, sym: Sym): void {
+    this.overrides.set(name, sym);
+    for (const inst of this.built) if (inst.names.get(name)?.k === 'builtin') inst.names.set(name, sym);
+  }
+
+  private adopt(inst: ModInst): void {
+    this.built.push(inst);
+    for (const [name, sym] of this.overrides) if (inst.names.get(name)?.k === 'builtin') inst.names.set(name, sym);
   }
 
   /** The instance of `def`'s module created where def sits (scope); one per definition and scope. */
@@ -238,6 +256,7 @@ export class ModuleLoader {
     const inst = new ModInst({ kind: 'Module', name: def.module, extends: [], units: [], loc: def.loc }, paramScope.level);
     const exported = builtinNames(std);
     for (const [n, s] of exported) inst.names.set(n, s);
+    this.adopt(inst);
     return { inst, exported, paramScope };
   }
 }
