@@ -13,8 +13,8 @@ import {
 } from '../values/value.js';
 import { EvalError } from '../values/errors.js';
 
-function requireFinite(s: SetValue, what: string): readonly Value[] {
-  if (!s.isFinite()) throw new EvalError(`Attempted to enumerate a set of the form ${what}, but ${s.describe()} cannot be enumerated.`);
+function requireFinite(s: SetValue, what: () => string): readonly Value[] {
+  if (!s.isFinite()) throw new EvalError(`Attempted to enumerate a set of the form ${what()}, but ${s.describe()} cannot be enumerated.`);
   return s.normalized().elems;
 }
 
@@ -42,8 +42,9 @@ function odometer(lists: readonly (readonly Value[])[], fn: (choice: Value[]) =>
 
 /** [S -> T]. */
 export function fcnSetOf(dom: SetValue, rng: SetValue): SetValue {
-  const name = `[${dom.describe()} -> ${rng.describe()}]`;
+  const name = () => `[${dom.describe()} -> ${rng.describe()}]`;
   return new LazySet(
+    'SetOfFcnsValue',
     name,
     (v) => {
       if (!(v instanceof FcnValue)) return false;
@@ -73,8 +74,9 @@ export function fcnSetOf(dom: SetValue, rng: SetValue): SetValue {
 export function recordSetOf(fields: { name: string; set: SetValue }[]): SetValue {
   const sorted = [...fields].sort((x, y) => compareStrings(x.name, y.name));
   const names = sorted.map((f) => f.name);
-  const name = `[${fields.map((f) => `${f.name}: ${f.set.describe()}`).join(', ')}]`;
+  const name = () => `[${fields.map((f) => `${f.name}: ${f.set.describe()}`).join(', ')}]`;
   return new LazySet(
+    'SetOfRcdsValue',
     name,
     (v) => {
       if (!(v instanceof Record) || v.names.length !== names.length) return false;
@@ -94,8 +96,9 @@ export function recordSetOf(fields: { name: string; set: SetValue }[]): SetValue
 
 /** S1 \X S2 \X ... */
 export function productOf(sets: SetValue[]): SetValue {
-  const name = sets.map((s) => s.describe()).join(' \\X ');
+  const name = () => sets.map((s) => s.describe()).join(' \\X ');
   return new LazySet(
+    'SetOfTuplesValue',
     name,
     (v) => {
       if (!(v instanceof Tuple) || v.elems.length !== sets.length) return false;

@@ -83,12 +83,7 @@ export function javaClass(v: Value): string {
   if (v instanceof FiniteSet) return 'SetEnumValue';
   if (v instanceof IntervalSet) return 'IntervalValue';
   if (v instanceof InfiniteSet) return 'UserValue';
-  if (v instanceof LazySet) {
-    // Guessed from the name that the set constructors of the compiler give: [a: S], [S -> T], S \X T.
-    if (/^\[\w+: /.test(v.name)) return 'SetOfRcdsValue';
-    if (v.name.startsWith('[') && v.name.endsWith(']')) return 'SetOfFcnsValue';
-    return v.name.includes('\\X') ? 'SetOfTuplesValue' : 'SetPredValue';
-  }
+  if (v instanceof LazySet) return v.javaClass;
   if (v instanceof Tuple) return 'TupleValue';
   if (v instanceof Rcd) return 'RecordValue';
   return v instanceof LazyFcn ? 'FcnLambdaValue' : 'FcnRcdValue';
@@ -232,7 +227,7 @@ export function asSetEnum(v: Value): FiniteSet | null {
  */
 class OpSet extends LazySet {
   constructor(
-    readonly javaClass: string,
+    javaClass: string,
     readonly operands: readonly Value[],
     form: string,
     member: (v: Value) => boolean,
@@ -241,7 +236,7 @@ class OpSet extends LazySet {
     private readonly symbolic: () => string,
     count?: () => number,
   ) {
-    super(form, member, enumerate, count);
+    super(javaClass, form, member, enumerate, count);
   }
   override isFinite(): boolean {
     return this.finiteness();

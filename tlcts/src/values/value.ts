@@ -405,10 +405,13 @@ export class IntervalSet extends SetValue {
 /** Nat, Int, STRING, Seq(S), filters of infinite sets: membership only. */
 export class InfiniteSet extends SetValue {
   constructor(
-    readonly name: string,
+    private readonly label: Label,
     private readonly member: (v: Value) => boolean,
   ) {
     super();
+  }
+  get name(): string {
+    return labelText(this.label);
   }
   has(v: Value): boolean {
     return this.member(v);
@@ -434,7 +437,9 @@ export class InfiniteSet extends SetValue {
 export class LazySet extends SetValue {
   private cache?: FiniteSet;
   constructor(
-    readonly name: string,
+    /** The TLC value class this set stands for (TLC names it in some messages). */
+    readonly javaClass: string,
+    private readonly label: Label,
     private readonly member: (v: Value) => boolean,
     private readonly enumerate: (fn: (v: Value) => void | boolean) => void,
     private readonly count?: () => number,
@@ -466,8 +471,15 @@ export class LazySet extends SetValue {
     return this.cache;
   }
   describe(): string {
-    return this.name;
+    return labelText(this.label);
   }
+}
+
+/** How a lazy set prints: text, or a function computing it only when needed (it may be long). */
+export type Label = string | (() => string);
+
+function labelText(l: Label): string {
+  return typeof l === 'string' ? l : l();
 }
 
 // ---------------------------------------------------------------------------------------------------
