@@ -1,5 +1,16 @@
 /** Breadth-first model checking with TLC's counting rules (see docs/tlc-semantics.md §1–2). */
-import { FcnValue, SetValue, fcnFromPairs, fingerprintValues, setOf, type Value } from '../values/value.js';
+import {
+  FcnValue,
+  ModelValue,
+  Record,
+  SetValue,
+  Tuple,
+  fcnFromPairs,
+  fingerprintValues,
+  hasModelValues,
+  setOf,
+  type Value,
+} from '../values/value.js';
 import { EvalError } from '../values/errors.js';
 import { TlaError } from '../errors.js';
 import type { Ctx } from '../eval/runtime.js';
@@ -453,19 +464,20 @@ export function actionLabel(compiler: Compiler, s: Value[], t: Value[]): StepLab
 
 const nullStats = { distinctStates: null, generatedStates: null, statesLeftOnQueue: null, depth: null };
 
-/** Applies a permutation of model values throughout a value. */
+/** Applies a permutation of model values throughout a value; parts without model values are kept. */
 function permute(v: Value, perm: Map<Value, Value>): Value {
   if (typeof v !== 'object') return v;
   const mapped = perm.get(v);
   if (mapped !== undefined) return mapped;
-  if (v instanceof SetValue) return setOf(v.toArray().map((x) => permute(x, perm)));
-  if (v instanceof FcnValue) {
-    const f = v.materialize();
-    const pairs: [Value, Value][] = [];
-    for (let i = 0; i < f.size(); i++) pairs.push([permute(f.keyAt(i), perm), permute(f.valAt(i), perm)]);
-    return fcnFromPairs(pairs);
-  }
-  return v;
+  if (v instanceof ModelValue || !hasModelValues(v)) return v;
+  if (v instanceof SetValue) return setOf(v.normalized().elems.map((x) => permute(x, perm)));
+  const f = (v as FcnValue).materialize();
+  // Keys of tuples and records are integers and strings: only the values change.
+  if (f instanceof Tuple) return new Tuple(f.elems.map((x) => permute(x, perm)));
+  if (f instanceof Record) return new Record(f.names, f.vals.map((x) => permute(x, perm)));
+  const pairs: [Value, Value][] = [];
+  for (let i = 0; i < f.size(); i++) pairs.push([permute(f.keyAt(i), perm), permute(f.valAt(i), perm)]);
+  return fcnFromPairs(pairs);
 }
 
 function fmt(n: number): string {

@@ -294,6 +294,8 @@ function checkComparable(elems: readonly Value[], v: Value): void {
 export abstract class SetValue {
   readonly kind = Kind.Set;
   private fp?: [number, number];
+  /** Whether some model value occurs in the set (cached; see hasModelValues). */
+  mv?: boolean;
   abstract has(v: Value): boolean;
   abstract isFinite(): boolean;
   /** Number of elements; throws for an infinite set. */
@@ -488,6 +490,8 @@ function labelText(l: Label): string {
 export abstract class FcnValue {
   readonly kind = Kind.Fcn;
   protected fp?: [number, number];
+  /** Whether some model value occurs in the function (cached; see hasModelValues). */
+  mv?: boolean;
   /** Applies the function; `undefined` when arg is outside the domain. */
   abstract get(arg: Value): Value | undefined;
   abstract domain(): SetValue;
@@ -702,6 +706,22 @@ export function show(v: Value): string {
   const parts: string[] = [];
   for (let i = 0; i < f.size(); i++) parts.push(`${show(f.keyAt(i))} :> ${show(f.valAt(i))}`);
   return '(' + parts.join(' @@ ') + ')';
+}
+
+/** Whether a model value occurs anywhere in v (symmetry reduction leaves other values alone). */
+export function hasModelValues(v: Value): boolean {
+  if (typeof v !== 'object') return false;
+  if (v instanceof ModelValue) return true;
+  if (v.mv === undefined) {
+    if (v instanceof SetValue) v.mv = v.normalized().elems.some(hasModelValues);
+    else {
+      const f = v.materialize();
+      let found = false;
+      for (let i = 0; i < f.size() && !found; i++) found = hasModelValues(f.keyAt(i)) || hasModelValues(f.valAt(i));
+      v.mv = found;
+    }
+  }
+  return v.mv;
 }
 
 export function isSet(v: Value): v is SetValue {
