@@ -2,7 +2,12 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['tlcts/test/**/*.test.ts', 'impl/**/*.test.ts', 'conformance/**/*.test.ts', 'gpu-worker/**/*.test.ts'],
+    include: [
+      'tlcts/test/**/*.test.ts',
+      'impl/**/*.test.ts',
+      'conformance/**/*.test.ts',
+      'gpu-worker/**/*.test.ts',
+    ],
     testTimeout: 120_000,
     hookTimeout: 60_000,
   },

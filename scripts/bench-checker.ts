@@ -13,10 +13,22 @@ import { z } from 'zod';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 // Safety-only models: TLC's time on a model with liveness properties includes its liveness checking.
-const DEFAULT_MODELS = ['SlidingPuzzle/SlidingPuzzle', 'Hanoi/Hanoi', 'FilterLock/FilterLock_Big', 'SlidingPuzzle/SlidingPuzzle_Solve', 'Increments/Increments_Race'];
+const DEFAULT_MODELS = [
+  'SlidingPuzzle/SlidingPuzzle',
+  'Hanoi/Hanoi',
+  'FilterLock/FilterLock_Big',
+  'SlidingPuzzle/SlidingPuzzle_Solve',
+  'Increments/Increments_Race',
+];
 
 const Expected = z.array(
-  z.object({ model: z.string(), tla: z.string(), cfg: z.string(), distinctStates: z.number().nullable(), tlcSeconds: z.number() }),
+  z.object({
+    model: z.string(),
+    tla: z.string(),
+    cfg: z.string(),
+    distinctStates: z.number().nullable(),
+    tlcSeconds: z.number(),
+  }),
 );
 
 function median(xs: number[]): number {
@@ -36,7 +48,11 @@ function timed(cmd: string, args: string[]): { seconds: number; stdout: string; 
 const program = new Command('bench-checker')
   .option('--runs <n>', 'runs per model', (v) => z.coerce.number().int().positive().parse(v), 3)
   .option('--models <list>', 'comma-separated corpus models', (v) => v.split(','), DEFAULT_MODELS)
-  .option('--corpus <dir>', 'corpus folder', process.env.TLC_CORPUS ?? path.resolve(root, '../shared/tlc-corpus'))
+  .option(
+    '--corpus <dir>',
+    'corpus folder',
+    process.env.TLC_CORPUS ?? path.resolve(root, '../shared/tlc-corpus'),
+  )
   .option('--out <file>', 'JSON results', path.join(root, 'bench/checker.json'))
   .parse();
 const opts = program.opts<{ runs: number; models: string[]; corpus: string; out: string }>();
@@ -48,8 +64,12 @@ const rows = opts.models.map((name) => {
   if (!e) throw new Error(`unknown corpus model ${name}`);
   const tla = path.join(opts.corpus, e.tla);
   const cfg = path.join(opts.corpus, e.cfg);
-  const runs = Array.from({ length: opts.runs }, () => timed(process.execPath, [path.join(root, 'tlcts/bin/tlcts.js'), tla, '-config', cfg]));
-  const distinct = Number(/\d+ states generated, (\d+) distinct states found, \d+ states left/.exec(runs[0]!.stdout)?.[1] ?? NaN);
+  const runs = Array.from({ length: opts.runs }, () =>
+    timed(process.execPath, [path.join(root, 'tlcts/bin/tlcts.js'), tla, '-config', cfg]),
+  );
+  const distinct = Number(
+    /\d+ states generated, (\d+) distinct states found, \d+ states left/.exec(runs[0]!.stdout)?.[1] ?? NaN,
+  );
   const seconds = median(runs.map((r) => r.seconds));
   const row: Record<string, unknown> = {
     model: name,

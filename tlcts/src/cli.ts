@@ -8,7 +8,20 @@ import { GraphDump } from './output/graph.js';
 import { simulate } from './check/simulate.js';
 
 /** TLC spells long options with one dash; commander expects two. */
-const TLC_FLAGS = ['config', 'workers', 'deadlock', 'dumpTrace', 'simulate', 'depth', 'seed', 'dump', 'progress', 'noGenerateSpecTE', 'fp', 'metadir'];
+const TLC_FLAGS = [
+  'config',
+  'workers',
+  'deadlock',
+  'dumpTrace',
+  'simulate',
+  'depth',
+  'seed',
+  'dump',
+  'progress',
+  'noGenerateSpecTE',
+  'fp',
+  'metadir',
+];
 
 /** Rewrites TLC's flags for commander; `-dumpTrace FMT FILE` and `-dump [dot] FILE` take two words. */
 function normalizeArgs(argv: string[]): string[] {
@@ -33,16 +46,31 @@ function positiveInt(v: string): number {
 
 export async function main(argv: string[]): Promise<number> {
   const program = new Command('tlcts')
-    .description('A TLC-compatible TLA+ model checker (breadth-first safety checking, TLC output and exit codes).')
+    .description(
+      'A TLC-compatible TLA+ model checker (breadth-first safety checking, TLC output and exit codes).',
+    )
     .argument('<spec>', 'the TLA+ module to check (SPEC.tla)')
     .option('--config <file>', 'the model configuration (default: SPEC.cfg beside the spec)')
-    .option('--workers <n>', 'worker count (accepted for TLC compatibility; exploration uses one worker)', positiveInt)
+    .option(
+      '--workers <n>',
+      'worker count (accepted for TLC compatibility; exploration uses one worker)',
+      positiveInt,
+    )
     .option('--deadlock', 'do not check for deadlock (as TLC)')
-    .option('--dumpTrace <format>', 'with the next word, a file: write the counterexample as json (TLC -dumpTrace json) or itf')
+    .option(
+      '--dumpTrace <format>',
+      'with the next word, a file: write the counterexample as json (TLC -dumpTrace json) or itf',
+    )
     .option('--dumpTraceFile <file>', 'the file of -dumpTrace')
-    .option('--dump <file>', 'write the reachable state graph (states and labelled edges) as JSON; `-dump dot FILE` writes DOT')
+    .option(
+      '--dump <file>',
+      'write the reachable state graph (states and labelled edges) as JSON; `-dump dot FILE` writes DOT',
+    )
     .option('--dumpFormat <format>', 'json or dot')
-    .option('--simulate [spec]', 'simulation: random behaviours instead of exhaustive search (num=N for N behaviours)')
+    .option(
+      '--simulate [spec]',
+      'simulation: random behaviours instead of exhaustive search (num=N for N behaviours)',
+    )
     .option('--depth <n>', 'simulation: behaviour length (default 100)', positiveInt)
     .option('--seed <n>', 'simulation: random seed', positiveInt)
     .option('--progress <seconds>', 'seconds between progress lines (default 60)', positiveInt)
@@ -81,10 +109,20 @@ export async function main(argv: string[]): Promise<number> {
     return 151;
   }
   const out = (line: string) => console.log(line);
-  console.log(`tlcts (TLC-compatible model checker) on ${path.basename(tlaFile)} with ${path.basename(cfgFile)}`);
+  console.log(
+    `tlcts (TLC-compatible model checker) on ${path.basename(tlaFile)} with ${path.basename(cfgFile)}`,
+  );
   if (opts.simulate !== undefined) {
-    const num = typeof opts.simulate === 'string' ? Number(/num=(\d+)/.exec(opts.simulate)?.[1] ?? '1000') : 1000;
-    return simulate({ tlaFile, cfgFile, out, depth: opts.depth ?? 100, seed: opts.seed ?? Date.now() % 2 ** 31, behaviours: num });
+    const num =
+      typeof opts.simulate === 'string' ? Number(/num=(\d+)/.exec(opts.simulate)?.[1] ?? '1000') : 1000;
+    return simulate({
+      tlaFile,
+      cfgFile,
+      out,
+      depth: opts.depth ?? 100,
+      seed: opts.seed ?? Date.now() % 2 ** 31,
+      behaviours: num,
+    });
   }
   if (opts.dumpTrace && (!opts.dumpTraceFile || !['json', 'itf'].includes(opts.dumpTrace))) {
     console.error('Error: -dumpTrace takes a format (json or itf) and a file.');
@@ -105,7 +143,10 @@ export async function main(argv: string[]): Promise<number> {
   }
   if (opts.dumpTrace && opts.dumpTraceFile && result.trace && model) {
     const file = opts.dumpTraceFile;
-    const text = opts.dumpTrace === 'itf' ? itfTrace(model.vars, result.trace, result, tlaFile) : tlcTraceJson(model.vars, result.trace);
+    const text =
+      opts.dumpTrace === 'itf'
+        ? itfTrace(model.vars, result.trace, result, tlaFile)
+        : tlcTraceJson(model.vars, result.trace);
     fs.writeFileSync(file, text);
     out(`"CounterExample written: ${file}"`);
   }

@@ -9,7 +9,9 @@ const root = path.resolve(import.meta.dirname, '../..');
 const corpus = corpusDir();
 
 function tlcts(...args: string[]): { code: number; out: string } {
-  const r = spawnSync(process.execPath, [path.join(root, 'tlcts/bin/tlcts.js'), ...args], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [path.join(root, 'tlcts/bin/tlcts.js'), ...args], {
+    encoding: 'utf8',
+  });
   return { code: r.status ?? -1, out: r.stdout + r.stderr };
 }
 
@@ -18,7 +20,11 @@ const jugs = [path.join(corpus, 'Jugs/MCJugs.tla'), '-config', path.join(corpus,
 
 describe('tlcts command line', () => {
   it('prints TLC summary lines and exits 0 on success', () => {
-    const { code, out } = tlcts(path.join(corpus, 'Jugs/MCJugs.tla'), '-config', path.join(corpus, 'Jugs/Jugs_4_6.cfg'));
+    const { code, out } = tlcts(
+      path.join(corpus, 'Jugs/MCJugs.tla'),
+      '-config',
+      path.join(corpus, 'Jugs/Jugs_4_6.cfg'),
+    );
     expect(code).toBe(0);
     expect(out).toContain('Model checking completed. No error has been found.');
     expect(out).toContain('49 states generated, 10 distinct states found, 0 states left on queue.');
@@ -34,9 +40,9 @@ describe('tlcts command line', () => {
     const ours = JSON.parse(fs.readFileSync(file, 'utf8'));
     const theirs = JSON.parse(fs.readFileSync(path.join(corpus, 'Jugs/Jugs_3_5.trace.json'), 'utf8'));
     expect(ours.counterexample.state).toEqual(theirs.counterexample.state);
-    expect(ours.counterexample.action.map((a: unknown[]) => (a[1] as { name: string; context?: unknown }).context)).toEqual(
-      theirs.counterexample.action.map((a: unknown[]) => (a[1] as { context?: unknown }).context),
-    );
+    expect(
+      ours.counterexample.action.map((a: unknown[]) => (a[1] as { name: string; context?: unknown }).context),
+    ).toEqual(theirs.counterexample.action.map((a: unknown[]) => (a[1] as { context?: unknown }).context));
   });
 
   it('writes the counterexample as ITF', () => {
@@ -51,26 +57,60 @@ describe('tlcts command line', () => {
 
   it('dumps the reachable state graph with labelled edges', () => {
     const file = path.join(tmp, 'graph.json');
-    const { code } = tlcts(path.join(corpus, 'Jugs/MCJugs.tla'), '-config', path.join(corpus, 'Jugs/Jugs_4_6.cfg'), '-dump', file);
+    const { code } = tlcts(
+      path.join(corpus, 'Jugs/MCJugs.tla'),
+      '-config',
+      path.join(corpus, 'Jugs/Jugs_4_6.cfg'),
+      '-dump',
+      file,
+    );
     expect(code).toBe(0);
     const g = JSON.parse(fs.readFileSync(file, 'utf8'));
     expect(g.states).toHaveLength(10);
     expect(g.states.filter((s: { initial: boolean }) => s.initial)).toHaveLength(1);
     const labels = new Set(g.edges.map((e: { label: string }) => e.label));
-    expect(labels).toEqual(new Set(['Empty("four")', 'Empty("six")', 'Fill("four")', 'Fill("six")', 'Pour("four", "six")', 'Pour("six", "four")']));
+    expect(labels).toEqual(
+      new Set([
+        'Empty("four")',
+        'Empty("six")',
+        'Fill("four")',
+        'Fill("six")',
+        'Pour("four", "six")',
+        'Pour("six", "four")',
+      ]),
+    );
     for (const e of g.edges) expect(e.to).toBeLessThan(10);
   });
 
   it('dumps the state graph as DOT', () => {
     const file = path.join(tmp, 'graph.dot');
-    expect(tlcts(path.join(corpus, 'Jugs/MCJugs.tla'), '-config', path.join(corpus, 'Jugs/Jugs_4_6.cfg'), '-dump', 'dot', file).code).toBe(0);
+    expect(
+      tlcts(
+        path.join(corpus, 'Jugs/MCJugs.tla'),
+        '-config',
+        path.join(corpus, 'Jugs/Jugs_4_6.cfg'),
+        '-dump',
+        'dot',
+        file,
+      ).code,
+    ).toBe(0);
     const dot = fs.readFileSync(file, 'utf8');
     expect(dot.startsWith('digraph StateGraph {')).toBe(true);
     expect(dot).toMatch(/-> \d+ \[label="Empty\(\\"six\\"\)"\]/);
   });
 
   it('simulates reproducibly from a seed and finds a violation', () => {
-    const args = [path.join(corpus, 'NaiveMutex/NaiveMutex.tla'), '-config', path.join(corpus, 'NaiveMutex/NaiveMutex.cfg'), '-simulate', 'num=200', '-depth', '30', '-seed', '7'];
+    const args = [
+      path.join(corpus, 'NaiveMutex/NaiveMutex.tla'),
+      '-config',
+      path.join(corpus, 'NaiveMutex/NaiveMutex.cfg'),
+      '-simulate',
+      'num=200',
+      '-depth',
+      '30',
+      '-seed',
+      '7',
+    ];
     const a = tlcts(...args);
     const b = tlcts(...args);
     expect(a.code).toBe(12);
@@ -79,13 +119,21 @@ describe('tlcts command line', () => {
   });
 
   it('reports deadlock with exit 11, and -deadlock turns the check off', () => {
-    const spec = [path.join(corpus, 'Philosophers/Philosophers.tla'), '-config', path.join(corpus, 'Philosophers/Philosophers.cfg')];
+    const spec = [
+      path.join(corpus, 'Philosophers/Philosophers.tla'),
+      '-config',
+      path.join(corpus, 'Philosophers/Philosophers.cfg'),
+    ];
     expect(tlcts(...spec).code).toBe(11);
     expect(tlcts(...spec, '-deadlock').code).toBe(0);
   });
 
   it('never reports an unchecked temporal property as passed', () => {
-    const { code, out } = tlcts(path.join(corpus, 'Clock/Clock.tla'), '-config', path.join(corpus, 'Clock/Clock_NoFair.cfg'));
+    const { code, out } = tlcts(
+      path.join(corpus, 'Clock/Clock.tla'),
+      '-config',
+      path.join(corpus, 'Clock/Clock_NoFair.cfg'),
+    );
     expect(code).not.toBe(0);
     expect(out).toContain('not checked');
   });
@@ -101,7 +149,10 @@ describe('tlcts command line', () => {
 
 describe('scripts/tlc', () => {
   it('explains how to point at tla2tools.jar instead of downloading it', () => {
-    const r = spawnSync(path.join(root, 'scripts/tlc'), jugs, { encoding: 'utf8', env: { ...process.env, TLA2TOOLS_JAR: '' } });
+    const r = spawnSync(path.join(root, 'scripts/tlc'), jugs, {
+      encoding: 'utf8',
+      env: { ...process.env, TLA2TOOLS_JAR: '' },
+    });
     expect(r.status).toBe(2);
     expect(r.stdout + r.stderr).toContain('TLA2TOOLS_JAR');
   });

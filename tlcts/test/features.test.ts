@@ -21,7 +21,9 @@ describe('TLC features', () => {
     const { result } = runCheck({ ...spec('Alias'), out: (l) => lines.push(l) });
     expect(result.verdict).toBe('invariant violated');
     const text = lines.join('\n');
-    expect(text).toContain('State 2: <Next line 6, col 9 to line 6, col 18 of module Alias>\n/\\ nextX = 2\n/\\ double = 2\n/\\ x = 1');
+    expect(text).toContain(
+      'State 2: <Next line 6, col 9 to line 6, col 18 of module Alias>\n/\\ nextX = 2\n/\\ double = 2\n/\\ x = 1',
+    );
   });
 
   it('takes SPECIFICATION from an instantiated module, overrides Nat everywhere, unfolds nested instances', () => {
@@ -46,6 +48,8 @@ describe('TLC features', () => {
   it('refuses configuration forms it does not implement, by name and line', () => {
     const { result } = runCheck(spec('Alias', 'OperatorValue'));
     expect(result.exitCode).toBe(151);
-    expect(result.message).toMatch(/^unsupported: an operator defined by values \(Op\(\.\.\.\) = \.\.\.\) at line 4 of/);
+    expect(result.message).toMatch(
+      /^unsupported: an operator defined by values \(Op\(\.\.\.\) = \.\.\.\) at line 4 of/,
+    );
   });
 });

@@ -64,10 +64,17 @@ function expectFigures(r: CheckResult, e: Expected): void {
 /** The figures as the tlcts command prints them. */
 function expectCliFigures(folder: string, cfg: string, e: Expected): void {
   const bin = path.join(path.dirname(fileURLToPath(import.meta.url)), '../bin/tlcts.js');
-  const r = spawnSync(process.execPath, [bin, path.join(specs, folder, `${folder}.tla`), '-config', path.join(specs, folder, `${cfg}.cfg`)], {
-    encoding: 'utf8',
-  });
-  const figures = /(\d+) states generated, (\d+) distinct states found.*\nThe depth of the complete state graph search is (\d+)\./.exec(r.stdout);
+  const r = spawnSync(
+    process.execPath,
+    [bin, path.join(specs, folder, `${folder}.tla`), '-config', path.join(specs, folder, `${cfg}.cfg`)],
+    {
+      encoding: 'utf8',
+    },
+  );
+  const figures =
+    /(\d+) states generated, (\d+) distinct states found.*\nThe depth of the complete state graph search is (\d+)\./.exec(
+      r.stdout,
+    );
   expect({ exitCode: r.status, figures: figures?.slice(1).map(Number) }).toEqual({
     exitCode: e.exitCode,
     figures: [e.generated, e.distinct, e.depth],

@@ -167,10 +167,22 @@ export class Explorer {
     } catch (err) {
       if (err instanceof Stop) return this.finish(start, this.stopResult(err));
       if (err instanceof RangeError && /call stack/.test(err.message)) {
-        err = new EvalError('The evaluation recursed too deeply: the stack overflowed (the tlcts command runs with a 256 MB stack).');
+        err = new EvalError(
+          'The evaluation recursed too deeply: the stack overflowed (the tlcts command runs with a 256 MB stack).',
+        );
       }
       if (err instanceof EvalError) {
-        return this.finish(start, this.stopResult(new Stop({ verdict: 'evaluation error', exitCode: err.exitCode, message: err.message, location: err.location })));
+        return this.finish(
+          start,
+          this.stopResult(
+            new Stop({
+              verdict: 'evaluation error',
+              exitCode: err.exitCode,
+              message: err.message,
+              location: err.location,
+            }),
+          ),
+        );
       }
       throw err;
     }
@@ -178,7 +190,9 @@ export class Explorer {
     return this.finish(start, {
       verdict: unchecked ? 'properties not checked' : 'success',
       exitCode: unchecked ? 255 : 0,
-      ...(unchecked ? { message: `Temporal properties not checked by this checker: ${m.unchecked.join(', ')}.` } : {}),
+      ...(unchecked
+        ? { message: `Temporal properties not checked by this checker: ${m.unchecked.join(', ')}.` }
+        : {}),
       ...this.stats(),
       ...base,
     });
@@ -235,7 +249,9 @@ export class Explorer {
       this.currentInit = s;
       for (let i = 0; i < this.n; i++) {
         if (s[i] === undefined) {
-          throw new EvalError(`current state is not a legal state\nWhile working on the initial state:\n${m.vars.map((v, j) => `/\\ ${v} = ${s[j] === undefined ? 'null' : '...'}`).join('\n')}`);
+          throw new EvalError(
+            `current state is not a legal state\nWhile working on the initial state:\n${m.vars.map((v, j) => `/\\ ${v} = ${s[j] === undefined ? 'null' : '...'}`).join('\n')}`,
+          );
         }
       }
       this.level = 1;
@@ -257,12 +273,29 @@ export class Explorer {
       if (!inModel || fresh) {
         for (const inv of m.invariants) {
           if (!inv.check(s)) {
-            throw new Stop({ verdict: 'invariant violated', exitCode: 12, violated: inv.name, message: `Invariant ${inv.name} is violated by the initial state:`, ...nullStats, traceTo: -1, extra: { state: s } });
+            throw new Stop({
+              verdict: 'invariant violated',
+              exitCode: 12,
+              violated: inv.name,
+              message: `Invariant ${inv.name} is violated by the initial state:`,
+              ...nullStats,
+              traceTo: -1,
+              extra: { state: s },
+            });
           }
         }
         for (const p of m.impliedInits) {
           if (!p.check(s)) {
-            throw new Stop({ verdict: 'property violated', exitCode: 13, violated: p.name, propertyKind: 'temporal', message: `Property ${p.name} is violated by the initial state:`, ...nullStats, traceTo: -1, extra: { state: s } });
+            throw new Stop({
+              verdict: 'property violated',
+              exitCode: 13,
+              violated: p.name,
+              propertyKind: 'temporal',
+              message: `Property ${p.name} is violated by the initial state:`,
+              ...nullStats,
+              traceTo: -1,
+              extra: { state: s },
+            });
           }
         }
       }
@@ -332,13 +365,28 @@ export class Explorer {
         if (!inModel || fresh) {
           for (const inv of m.invariants) {
             if (!inv.check(succ)) {
-              throw new Stop({ verdict: 'invariant violated', exitCode: 12, violated: inv.name, message: `Invariant ${inv.name} is violated.`, traceTo: item.id, extra: { state: succ } });
+              throw new Stop({
+                verdict: 'invariant violated',
+                exitCode: 12,
+                violated: inv.name,
+                message: `Invariant ${inv.name} is violated.`,
+                traceTo: item.id,
+                extra: { state: succ },
+              });
             }
           }
         }
         for (const p of m.impliedActions) {
           if (!p.check(s, succ)) {
-            throw new Stop({ verdict: 'property violated', exitCode: 13, violated: p.name, propertyKind: 'action', message: `Action property ${p.loc} is violated.`, traceTo: item.id, extra: { state: succ } });
+            throw new Stop({
+              verdict: 'property violated',
+              exitCode: 13,
+              violated: p.name,
+              propertyKind: 'action',
+              message: `Action property ${p.loc} is violated.`,
+              traceTo: item.id,
+              extra: { state: succ },
+            });
           }
         }
         if (fresh) this.queue.push({ id, level: item.level + 1, s: succ });
@@ -351,7 +399,14 @@ export class Explorer {
         const now = Date.now();
         if (now >= nextProgress) {
           const mins = (now - lastTime) / 60000;
-          progress(progressLine(this.stats(), (this.generated - lastGenerated) / mins, (this.fps.size - lastDistinct) / mins, now));
+          progress(
+            progressLine(
+              this.stats(),
+              (this.generated - lastGenerated) / mins,
+              (this.fps.size - lastDistinct) / mins,
+              now,
+            ),
+          );
           lastGenerated = this.generated;
           lastDistinct = this.fps.size;
           lastTime = now;
@@ -474,7 +529,11 @@ function permute(v: Value, perm: Map<Value, Value>): Value {
   const f = (v as FcnValue).materialize();
   // Keys of tuples and records are integers and strings: only the values change.
   if (f instanceof Tuple) return new Tuple(f.elems.map((x) => permute(x, perm)));
-  if (f instanceof Record) return new Record(f.names, f.vals.map((x) => permute(x, perm)));
+  if (f instanceof Record)
+    return new Record(
+      f.names,
+      f.vals.map((x) => permute(x, perm)),
+    );
   const pairs: [Value, Value][] = [];
   for (let i = 0; i < f.size(); i++) pairs.push([permute(f.keyAt(i), perm), permute(f.valAt(i), perm)]);
   return fcnFromPairs(pairs);

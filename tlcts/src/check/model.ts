@@ -118,14 +118,26 @@ function bindConstant(name: string, inst: ModInst, config: ModelConfig, values: 
   const sub = config.constants.find((c) => c.name === name && c.kind === 'substitution');
   if (sub && sub.kind === 'substitution') {
     const target = inst.names.get(sub.by);
-    if (!target) throw new TlaError(`The configuration substitutes ${name} <- ${sub.by}, but ${sub.by} is not defined.`, 151);
+    if (!target)
+      throw new TlaError(
+        `The configuration substitutes ${name} <- ${sub.by}, but ${sub.by} is not defined.`,
+        151,
+      );
     return target;
   }
-  throw new TlaError(`The constant parameter ${name} is not assigned a value by the configuration file.`, 151);
+  throw new TlaError(
+    `The constant parameter ${name} is not assigned a value by the configuration file.`,
+    151,
+  );
 }
 
 /** `Def <- Other` and `Def = v` in the cfg also replace definitions (TLC's model overrides). */
-function applyOverrides(root: ModInst, loader: ModuleLoader, config: ModelConfig, values: Map<string, Value>): void {
+function applyOverrides(
+  root: ModInst,
+  loader: ModuleLoader,
+  config: ModelConfig,
+  values: Map<string, Value>,
+): void {
   for (const c of config.constants) {
     const sym = root.names.get(c.name);
     if (!sym || (sym.k !== 'def' && sym.k !== 'builtin')) continue;
@@ -175,7 +187,10 @@ class ModelBuilder {
       assumptions: this.assumptions(),
       init: init
         .map((x) => this.actIn(x, true, false))
-        .reduceRight<ActClosure>((rest, a) => (c, k) => a(c, () => rest(c, k)), (_c, k) => k()),
+        .reduceRight<ActClosure>(
+          (rest, a) => (c, k) => a(c, () => rest(c, k)),
+          (_c, k) => k(),
+        ),
       next: this.actIn(next, false, true),
       invariants: config.invariants.map((n) => ({ name: n, loc: '', check: this.statePred(this.named(n)) })),
       constraints: config.constraints.map((n) => this.statePred(this.named(n))),
@@ -196,8 +211,13 @@ class ModelBuilder {
   }
 
   private named(name: string): Expr {
-    if (!this.root.names.has(name)) throw new TlaError(`The configuration names ${name}, which is not defined.`, 151);
-    return { kind: 'Ident', name, loc: { module: this.root.module.name, line: 0, col: 0, endLine: 0, endCol: 0 } };
+    if (!this.root.names.has(name))
+      throw new TlaError(`The configuration names ${name}, which is not defined.`, 151);
+    return {
+      kind: 'Ident',
+      name,
+      loc: { module: this.root.module.name, line: 0, col: 0, endLine: 0, endCol: 0 },
+    };
   }
 
   /** An action compiled in a module-level scope, run in a fresh frame. */
@@ -255,17 +275,25 @@ class ModelBuilder {
   private initAndNext(): { init: Scoped[]; next: Scoped } {
     const { config } = this;
     if (config.init && config.next) {
-      return { init: [{ e: this.named(config.init), scope: this.scope }], next: { e: this.named(config.next), scope: this.scope } };
+      return {
+        init: [{ e: this.named(config.init), scope: this.scope }],
+        next: { e: this.named(config.next), scope: this.scope },
+      };
     }
-    if (!config.specification) throw new TlaError('The configuration gives neither SPECIFICATION nor INIT and NEXT.', 151);
+    if (!config.specification)
+      throw new TlaError('The configuration gives neither SPECIFICATION nor INIT and NEXT.', 151);
     const init: Scoped[] = [];
     let next: Scoped | undefined;
     for (const x of this.conjuncts(this.named(config.specification), this.scope)) {
-      if (x.e.kind === 'Always' && x.e.expr.kind === 'StepExpr' && x.e.expr.box) next = { e: x.e.expr.action, scope: x.scope };
+      if (x.e.kind === 'Always' && x.e.expr.kind === 'StepExpr' && x.e.expr.box)
+        next = { e: x.e.expr.action, scope: x.scope };
       else if (!this.isTemporal(x.e, x.scope)) init.push(x);
     }
     if (!next || init.length === 0) {
-      throw new TlaError(`The specification ${config.specification} is not of the form Init /\\ [][Next]_vars /\\ ...`, 151);
+      throw new TlaError(
+        `The specification ${config.specification} is not of the form Init /\\ [][Next]_vars /\\ ...`,
+        151,
+      );
     }
     return { init, next };
   }
@@ -279,7 +307,12 @@ class ModelBuilder {
     if (e.kind === 'Label') return this.conjuncts(e.expr, scope);
     if (e.kind === 'Ident') {
       const sym = scope.lookup(e.name);
-      if (sym?.k === 'def' && sym.h.def.kind === 'OpDef' && sym.h.arity === 0 && this.isTemporal(sym.h.def.body, sym.h.scope)) {
+      if (
+        sym?.k === 'def' &&
+        sym.h.def.kind === 'OpDef' &&
+        sym.h.arity === 0 &&
+        this.isTemporal(sym.h.def.body, sym.h.scope)
+      ) {
         return this.conjuncts(sym.h.def.body, sym.h.scope);
       }
     }
@@ -363,7 +396,11 @@ class ModelBuilder {
   private propertyPart(name: string, { e, scope }: Scoped, m: Model): void {
     if (e.kind === 'Always' && e.expr.kind === 'StepExpr' && e.expr.box) {
       const step = e.expr;
-      m.impliedActions.push({ name, loc: locText(step.action), check: this.actionPred({ ...step, kind: 'StepExpr' }, scope) });
+      m.impliedActions.push({
+        name,
+        loc: locText(step.action),
+        check: this.actionPred({ ...step, kind: 'StepExpr' }, scope),
+      });
       return;
     }
     if (e.kind === 'Always' && !this.isTemporal(e.expr, scope) && !hasPrime(e.expr)) {
@@ -381,9 +418,11 @@ class ModelBuilder {
 
   private symmetry(name: string): Map<Value, Value>[] {
     const v = this.valueOf(this.named(name))(null, null);
-    if (!(v instanceof SetValue)) throw new TlaError(`The symmetry ${name} is not a set of permutations.`, 151);
+    if (!(v instanceof SetValue))
+      throw new TlaError(`The symmetry ${name} is not a set of permutations.`, 151);
     const generators = v.toArray().map((p) => {
-      if (!(p instanceof FcnValue)) throw new TlaError(`The symmetry ${name} contains ${show(p)}, not a permutation.`, 151);
+      if (!(p instanceof FcnValue))
+        throw new TlaError(`The symmetry ${name} contains ${show(p)}, not a permutation.`, 151);
       const f = p.materialize();
       const map = new Map<Value, Value>();
       for (let i = 0; i < f.size(); i++) map.set(f.keyAt(i), f.valAt(i));
@@ -398,7 +437,8 @@ function prefixAll(e: Expr, path: { name: string; args: Expr[] }[], inst: ModIns
   const rewrite = (x: Expr): Expr => {
     if (x.kind === 'Ident' && inst.names.has(x.name)) {
       const s = inst.names.get(x.name)!;
-      if (s.k === 'def' || s.k === 'var' || s.k === 'subst' || s.k === 'const') return { kind: 'Prefixed', path, name: x.name, args: [], loc: x.loc };
+      if (s.k === 'def' || s.k === 'var' || s.k === 'subst' || s.k === 'const')
+        return { kind: 'Prefixed', path, name: x.name, args: [], loc: x.loc };
     }
     if (x.kind === 'OpApp' && inst.names.get(x.name)?.k === 'def') {
       return { kind: 'Prefixed', path, name: x.name, args: x.args.map(rewrite), loc: x.loc };
@@ -449,7 +489,14 @@ function exists(e: Expr, pred: (x: Expr) => boolean): boolean {
   return found;
 }
 
-const TEMPORAL_KINDS = new Set<Expr['kind']>(['Always', 'Eventually', 'LeadsTo', 'Fair', 'TemporalQuant', 'StepExpr']);
+const TEMPORAL_KINDS = new Set<Expr['kind']>([
+  'Always',
+  'Eventually',
+  'LeadsTo',
+  'Fair',
+  'TemporalQuant',
+  'StepExpr',
+]);
 
 function hasPrime(e: Expr): boolean {
   return exists(e, (x) => x.kind === 'Prime' || x.kind === 'Unchanged' || x.kind === 'StepExpr');
@@ -457,7 +504,12 @@ function hasPrime(e: Expr): boolean {
 
 /** The group generated by some permutations (TLC reduces by the generated subgroup, not just the set given). */
 function permutationGroup(generators: Map<Value, Value>[]): Map<Value, Value>[] {
-  const key = (p: Map<Value, Value>) => [...p].filter(([a, b]) => a !== b).map(([a, b]) => `${show(a)}>${show(b)}`).sort().join(',');
+  const key = (p: Map<Value, Value>) =>
+    [...p]
+      .filter(([a, b]) => a !== b)
+      .map(([a, b]) => `${show(a)}>${show(b)}`)
+      .sort()
+      .join(',');
   const group = new Map<string, Map<Value, Value>>();
   const queue = generators.filter((g) => !group.has(key(g)) && group.set(key(g), g));
   while (queue.length > 0) {

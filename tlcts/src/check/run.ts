@@ -22,7 +22,10 @@ export interface RunOutcome {
 }
 
 /** Print/PrintT and TLCGet/TLCSet as TLC provides them to a model-checking run. */
-export function makeHost(out: (line: string) => void, stats: () => Partial<CheckResult> & { level?: number }): BuiltinHost {
+export function makeHost(
+  out: (line: string) => void,
+  stats: () => Partial<CheckResult> & { level?: number },
+): BuiltinHost {
   const registers = new Map<number, Value>();
   return {
     print: out,
@@ -41,11 +44,16 @@ export function makeHost(out: (line: string) => void, stats: () => Partial<Check
         case 'level':
           return s.level ?? 0;
         default:
-          throw new EvalError(`The argument of TLCGet should be a nonnegative integer, but instead it is:\n${show(key)}`);
+          throw new EvalError(
+            `The argument of TLCGet should be a nonnegative integer, but instead it is:\n${show(key)}`,
+          );
       }
     },
     tlcSet(key, v) {
-      if (typeof key !== 'number') throw new EvalError(`The first argument of TLCSet should be a nonnegative integer, but instead it is:\n${show(key)}`);
+      if (typeof key !== 'number')
+        throw new EvalError(
+          `The first argument of TLCSet should be a nonnegative integer, but instead it is:\n${show(key)}`,
+        );
       registers.set(key, v);
     },
   };
@@ -54,11 +62,18 @@ export function makeHost(out: (line: string) => void, stats: () => Partial<Check
 export function runCheck(opts: RunOptions): RunOutcome {
   const out = opts.out ?? (() => undefined);
   let explorer: Explorer | undefined;
-  const host = makeHost(out, () => (explorer ? { distinctStates: explorer.distinct, level: explorer.level } : { level: 0 }));
+  const host = makeHost(out, () =>
+    explorer ? { distinctStates: explorer.distinct, level: explorer.level } : { level: 0 },
+  );
   const start = Date.now();
   let model: Model;
   try {
-    model = loadModel({ tlaFile: opts.tlaFile, cfgFile: opts.cfgFile, host, ...(opts.checkDeadlock === undefined ? {} : { checkDeadlock: opts.checkDeadlock }) });
+    model = loadModel({
+      tlaFile: opts.tlaFile,
+      cfgFile: opts.cfgFile,
+      host,
+      ...(opts.checkDeadlock === undefined ? {} : { checkDeadlock: opts.checkDeadlock }),
+    });
   } catch (err) {
     if (!(err instanceof TlaError)) throw err;
     const result: CheckResult = {
@@ -85,7 +100,9 @@ export function runCheck(opts: RunOptions): RunOutcome {
 function report(r: CheckResult, m: Model, out: (line: string) => void): void {
   const stats = () => {
     if (r.generatedStates === null) return;
-    out(`${r.generatedStates} states generated, ${r.distinctStates} distinct states found, ${r.statesLeftOnQueue} states left on queue.`);
+    out(
+      `${r.generatedStates} states generated, ${r.distinctStates} distinct states found, ${r.statesLeftOnQueue} states left on queue.`,
+    );
     out(`The depth of the complete state graph search is ${r.depth}.`);
   };
   switch (r.verdict) {
@@ -95,13 +112,17 @@ function report(r: CheckResult, m: Model, out: (line: string) => void): void {
       const p = (d * ((r.generatedStates ?? 0) - d)) / 2 ** 64;
       out('  Estimates of the probability that TLC did not check all reachable states');
       out('  because two distinct states had the same fingerprint:');
-      out(`  calculated (optimistic):  val = ${p === 0 ? '0.0' : p.toExponential(1).replace('e', 'E').replace('+', '')}`);
+      out(
+        `  calculated (optimistic):  val = ${p === 0 ? '0.0' : p.toExponential(1).replace('e', 'E').replace('+', '')}`,
+      );
       stats();
       break;
     }
     case 'properties not checked':
       out(`Error: ${r.message}`);
-      out('The safety part of the model was checked and no error was found; the properties above were NOT checked.');
+      out(
+        'The safety part of the model was checked and no error was found; the properties above were NOT checked.',
+      );
       stats();
       break;
     case 'assumption false':
@@ -136,7 +157,10 @@ function aliased(m: Model, trace: TraceState[]): { vars: string[]; trace: TraceS
     if (!(v instanceof FcnValue)) throw new EvalError(`The ALIAS must be a record, not ${show(v)}.`);
     return v.materialize();
   });
-  const vars = records.length > 0 ? Array.from({ length: records[0]!.size() }, (_, i) => String(records[0]!.keyAt(i))) : [];
+  const vars =
+    records.length > 0
+      ? Array.from({ length: records[0]!.size() }, (_, i) => String(records[0]!.keyAt(i)))
+      : [];
   return { vars, trace: trace.map((t, i) => ({ ...t, state: vars.map((_, j) => records[i]!.valAt(j)) })) };
 }
 

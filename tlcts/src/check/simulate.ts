@@ -96,6 +96,8 @@ export function simulate(opts: SimulateOptions): number {
     }
     throw err;
   }
-  out(`Simulation finished: ${opts.behaviours} behaviours, ${steps} steps, no error found (seed ${opts.seed}).`);
+  out(
+    `Simulation finished: ${opts.behaviours} behaviours, ${steps} steps, no error found (seed ${opts.seed}).`,
+  );
   return 0;
 }

@@ -123,14 +123,19 @@ export class Compiler {
   compileDef(h: DefHandle): { size: number; body: Closure } {
     if (h.value) return h.value;
     const def = h.def;
-    const compiled = { size: 0, body: (() => {
-      throw new EvalError(`Definition ${def.name} is used before it is compiled.`);
-    }) as Closure };
+    const compiled = {
+      size: 0,
+      body: (() => {
+        throw new EvalError(`Definition ${def.name} is used before it is compiled.`);
+      }) as Closure,
+    };
     h.value = compiled;
     if (def.kind === 'OpDef') {
       const body = h.scope.newFrame();
       const byName = this.paramModes(h);
-      def.params.forEach((p, i) => body.bindSlot(p.name, p.arity > 0 ? 'op' : byName[i] ? 'byname' : 'value', p.arity));
+      def.params.forEach((p, i) =>
+        body.bindSlot(p.name, p.arity > 0 ? 'op' : byName[i] ? 'byname' : 'value', p.arity),
+      );
       compiled.body = this.expr(def.body, body);
       compiled.size = body.frame.size;
     } else {
@@ -236,7 +241,11 @@ export class Compiler {
     if (h.constant !== undefined) return h.constant;
     h.constant = false;
     if (h.def.kind === 'OpDef' && h.def.params.length > 0) return false;
-    h.constant = this.isConstantExpr(h.def.body, h.scope, new Set(h.def.kind === 'FcnDef' ? [h.def.name] : []));
+    h.constant = this.isConstantExpr(
+      h.def.body,
+      h.scope,
+      new Set(h.def.kind === 'FcnDef' ? [h.def.name] : []),
+    );
     return h.constant;
   }
 
@@ -260,8 +269,13 @@ export class Compiler {
         case 'OpApp': {
           if (!b.has(x.name)) {
             const sym = scope.lookup(x.name);
-            if (sym?.k === 'var' || (sym?.k === 'slot' && !sym.splitConstant) || sym?.k === 'subst') constant = false;
-            else if (sym?.k === 'def' && !this.isConstantDef(sym.h) && !(sym.h.arity > 0 && this.isConstantBody(sym.h)))
+            if (sym?.k === 'var' || (sym?.k === 'slot' && !sym.splitConstant) || sym?.k === 'subst')
+              constant = false;
+            else if (
+              sym?.k === 'def' &&
+              !this.isConstantDef(sym.h) &&
+              !(sym.h.arity > 0 && this.isConstantBody(sym.h))
+            )
               constant = false;
             else if (sym?.k === 'builtin' && NONDETERMINISTIC.has(x.name)) constant = false;
           }
@@ -330,7 +344,11 @@ export class Compiler {
         return (c) => (boolOf(cond(c), e.cond) ? then(c) : els(c));
       }
       case 'Case': {
-        const arms = e.arms.map((a) => ({ g: this.expr(a.guard, scope), v: this.expr(a.value, scope), e: a.guard }));
+        const arms = e.arms.map((a) => ({
+          g: this.expr(a.guard, scope),
+          v: this.expr(a.value, scope),
+          e: a.guard,
+        }));
         const other = e.other ? this.expr(e.other, scope) : undefined;
         return (c) => {
           for (const a of arms) if (boolOf(a.g(c), a.e)) return a.v(c);
@@ -484,7 +502,12 @@ export class Compiler {
           const up = this.up(scope.level, sym.level);
           const slot = sym.slot;
           const argCls = args.map((a) => this.expr(a, scope));
-          return located(e, (c) => (up(c.f).v[slot] as OpValue)(argCls.map((a) => a(c)), c));
+          return located(e, (c) =>
+            (up(c.f).v[slot] as OpValue)(
+              argCls.map((a) => a(c)),
+              c,
+            ),
+          );
         }
         return this.slotRead(sym, scope);
       case 'var': {
@@ -494,7 +517,9 @@ export class Compiler {
           const v = c.s?.[i];
           if (v === undefined) {
             throw new EvalError(
-              c.s ? `The variable ${name} is used before it is assigned a value.` : `The variable ${name} has no value here (no state, or no next state).`,
+              c.s
+                ? `The variable ${name} is used before it is assigned a value.`
+                : `The variable ${name} has no value here (no state, or no next state).`,
             );
           }
           return v;
@@ -528,7 +553,9 @@ export class Compiler {
 
   private callDef(h: DefHandle, e: Expr, scope: Scope, args: Expr[], parent: (f: Frame) => Frame): Closure {
     if (h.arity !== args.length) {
-      throw new TlaError(`Operator ${h.name} takes ${h.arity} arguments but is given ${args.length} at ${locText(e)}.`);
+      throw new TlaError(
+        `Operator ${h.name} takes ${h.arity} arguments but is given ${args.length} at ${locText(e)}.`,
+      );
     }
     const compiled = this.compileDef(h);
     const inDefiningFrame = h.def.kind === 'FcnDef';
@@ -615,10 +642,11 @@ export class Compiler {
     };
   }
 
-
   private builtinCall(b: Builtin, name: string, e: Expr, scope: Scope, args: Expr[]): Closure {
     if (b.arity !== args.length) {
-      throw new TlaError(`Operator ${name} takes ${b.arity} arguments but is given ${args.length} at ${locText(e)}.`);
+      throw new TlaError(
+        `Operator ${name} takes ${b.arity} arguments but is given ${args.length} at ${locText(e)}.`,
+      );
     }
     const ops = new Set(b.opParams ?? []);
     const lazy = new Set(b.lazyParams ?? []);
@@ -732,7 +760,8 @@ export class Compiler {
     if (sym.k === 'def') {
       const h = sym.h;
       const compiled = this.compileDef(h);
-      if (h.arity !== e.args.length) throw new TlaError(`Operator ${h.name} arity mismatch at ${locText(e)}.`);
+      if (h.arity !== e.args.length)
+        throw new TlaError(`Operator ${h.name} arity mismatch at ${locText(e)}.`);
       const fill = this.argFillers(h, e.args, scope);
       return (c) => {
         const f = new Frame(compiled.size, frame(c));
@@ -745,7 +774,10 @@ export class Compiler {
   }
 
   /** Binds the definitions of a LET; `bind` fills their slots when the LET is entered. */
-  private letScope(e: Expr & { kind: 'Let' }, scope: Scope): { inner: Scope; bind: ((c: Ctx) => void) | null } {
+  private letScope(
+    e: Expr & { kind: 'Let' },
+    scope: Scope,
+  ): { inner: Scope; bind: ((c: Ctx) => void) | null } {
     const inner = scope.block();
     const pending: { slot: number; def: OpDef | FcnDef }[] = [];
     for (const d of e.defs) this.bindLetDef(d, inner, pending);
@@ -789,8 +821,11 @@ export class Compiler {
   binder(bounds: Bound[], scope: Scope, at: Expr): Binder {
     const parts = bounds.map((b) => {
       if (!b.set) {
-        const what = at.kind === 'Choose' ? 'CHOOSE' : at.kind === 'Quant' ? (at.forall ? '\\A' : '\\E') : 'binder';
-        throw new TlaError(`unsupported: unbounded ${what} ${b.names.join(', ')} (TLC needs a bounded form, ${what} x \\in S) at ${locText(at)}`);
+        const what =
+          at.kind === 'Choose' ? 'CHOOSE' : at.kind === 'Quant' ? (at.forall ? '\\A' : '\\E') : 'binder';
+        throw new TlaError(
+          `unsupported: unbounded ${what} ${b.names.join(', ')} (TLC needs a bounded form, ${what} x \\in S) at ${locText(at)}`,
+        );
       }
       const set = this.expr(b.set, scope);
       const setExpr = b.set;
@@ -856,13 +891,17 @@ export class Compiler {
       let found: Value | undefined;
       binder(c, () => {
         if (boolOf(body(c), e.body)) {
-          found = e.bound.tuple ? new Tuple(names.map((s) => c.f.v[s.slot] as Value)) : (c.f.v[slotOf.slot] as Value);
+          found = e.bound.tuple
+            ? new Tuple(names.map((s) => c.f.v[s.slot] as Value))
+            : (c.f.v[slotOf.slot] as Value);
           return false;
         }
         return true;
       });
       if (found === undefined) {
-        throw new EvalError(`Attempted to compute the value of an expression of form\nCHOOSE x \\in S: P, but no element of S satisfied P.`);
+        throw new EvalError(
+          `Attempted to compute the value of an expression of form\nCHOOSE x \\in S: P, but no element of S satisfied P.`,
+        );
       }
       return found;
     });
@@ -886,7 +925,10 @@ export class Compiler {
       const s = asSet(base(c), bound.set!);
       if (!s.isFinite()) {
         const snap = snapshot(c);
-        return new InfiniteSet(`{${bound.names.join(', ')} \\in ${s.describe()} : ...}`, (v) => s.has(v) && test(snap, v));
+        return new InfiniteSet(
+          `{${bound.names.join(', ')} \\in ${s.describe()} : ...}`,
+          (v) => s.has(v) && test(snap, v),
+        );
       }
       const out: Value[] = [];
       s.forEach((v) => {
@@ -1018,7 +1060,8 @@ export class Compiler {
         return !e.forall && e.bounds.every((b) => !b.set || this.isConstantExpr(b.set, scope, new Set()));
       case 'Ident':
       case 'OpApp': {
-        if ((e.kind === 'OpApp' && BUILTIN_SYNTAX.has(e.name)) || this.assignment(e, scope, init)) return false;
+        if ((e.kind === 'OpApp' && BUILTIN_SYNTAX.has(e.name)) || this.assignment(e, scope, init))
+          return false;
         const sym = scope.lookup(e.name);
         return sym?.k === 'def' && sym.h.def.kind === 'OpDef';
       }
@@ -1051,7 +1094,11 @@ export class Compiler {
         return (c, k) => (boolOf(cond(c), e.cond) ? then(c, k) : els(c, k));
       }
       case 'Case': {
-        const arms = e.arms.map((a) => ({ g: this.expr(a.guard, scope), v: this.act(a.value, scope, init, false), e: a.guard }));
+        const arms = e.arms.map((a) => ({
+          g: this.expr(a.guard, scope),
+          v: this.act(a.value, scope, init, false),
+          e: a.guard,
+        }));
         const other = e.other ? this.act(e.other, scope, init, false) : undefined;
         return (c, k) => {
           for (const a of arms) if (boolOf(a.g(c), a.e)) return a.v(c, k);
@@ -1072,12 +1119,15 @@ export class Compiler {
         const inner = scope.block();
         const binder = this.binder(e.bounds, inner, e);
         // TLC splits Next at an \E only when its bounds can be evaluated before any state is known.
-        const split = top && !e.forall && e.bounds.every((b) => !b.set || this.isConstantExpr(b.set, scope, new Set()));
+        const split =
+          top && !e.forall && e.bounds.every((b) => !b.set || this.isConstantExpr(b.set, scope, new Set()));
         if (split) for (const n of e.bounds.flatMap((b) => b.names)) markSplitConstant(inner.lookup(n));
         const body = this.act(e.body, inner, init, split);
         if (!e.forall) return (c, k) => binder(c, () => body(c, k));
         // \A in an action: the conjunction of the body over every binding.
-        const slots = e.bounds.flatMap((b) => b.names.map((n) => (inner.lookup(n) as Sym & { k: 'slot' }).slot));
+        const slots = e.bounds.flatMap((b) =>
+          b.names.map((n) => (inner.lookup(n) as Sym & { k: 'slot' }).slot),
+        );
         return (c, k) => {
           const bindings: unknown[][] = [];
           binder(c, () => {
@@ -1146,7 +1196,8 @@ export class Compiler {
           const { expr, scope: letScope } = sym.letDef;
           let compiled: ActClosure | undefined;
           const up = this.up(scope.level, sym.level);
-          return (c, k) => (compiled ??= this.act(expr, letScope, init, false))({ s: c.s, t: c.t, f: up(c.f) }, k);
+          return (c, k) =>
+            (compiled ??= this.act(expr, letScope, init, false))({ s: c.s, t: c.t, f: up(c.f) }, k);
         }
         if (sym.k === 'subst' && sym.expr.kind !== 'Ident') break;
         if (sym.k === 'subst' && args.length === 0) {
@@ -1230,7 +1281,12 @@ export class Compiler {
     const sym = scope.lookup(name);
     if (sym?.k === 'var') return sym;
     if (sym?.k === 'subst' && sym.expr.kind === 'Ident') return this.variableOf(sym.expr.name, sym.scope);
-    if (sym?.k === 'def' && sym.h.arity === 0 && sym.h.def.kind === 'OpDef' && sym.h.def.body.kind === 'Ident') {
+    if (
+      sym?.k === 'def' &&
+      sym.h.arity === 0 &&
+      sym.h.def.kind === 'OpDef' &&
+      sym.h.def.body.kind === 'Ident'
+    ) {
       return this.variableOf(sym.h.def.body.name, sym.h.scope);
     }
     return undefined;
@@ -1318,7 +1374,9 @@ export class Compiler {
   ): ActClosure {
     const def = h.def as OpDef;
     if (def.params.length !== args.length) {
-      throw new TlaError(`Operator ${h.name} takes ${def.params.length} arguments but is given ${args.length} at ${locText(e)}.`);
+      throw new TlaError(
+        `Operator ${h.name} takes ${def.params.length} arguments but is given ${args.length} at ${locText(e)}.`,
+      );
     }
     // TLC keeps splitting inside a called action only when every argument is a constant.
     const splitInside = top && args.every((a) => this.isConstantExpr(a, scope, new Set()));
@@ -1439,7 +1497,9 @@ export function applyFcn(f: Value, arg: Value, e: Expr): Value {
       `Attempted to apply function:\n${show(f)}\nto argument ${show(arg)}, which is not in the domain of the function.`,
     );
   }
-  throw new EvalError(`Attempted to apply ${show(f)}, which is not a function, to argument ${show(arg)} at ${locText(e)}.`);
+  throw new EvalError(
+    `Attempted to apply ${show(f)}, which is not a function, to argument ${show(arg)} at ${locText(e)}.`,
+  );
 }
 
 function boundNames(e: Expr): string[] {

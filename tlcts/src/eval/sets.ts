@@ -14,7 +14,10 @@ import {
 import { EvalError } from '../values/errors.js';
 
 function requireFinite(s: SetValue, what: () => string): readonly Value[] {
-  if (!s.isFinite()) throw new EvalError(`Attempted to enumerate a set of the form ${what()}, but ${s.describe()} cannot be enumerated.`);
+  if (!s.isFinite())
+    throw new EvalError(
+      `Attempted to enumerate a set of the form ${what()}, but ${s.describe()} cannot be enumerated.`,
+    );
   return s.normalized().elems;
 }
 
@@ -85,10 +88,11 @@ export function recordSetOf(fields: { name: string; set: SetValue }[]): SetValue
       }
       return true;
     },
-    (fn) => odometer(
-      sorted.map((f) => requireFinite(f.set, name)),
-      (choice) => fn(new Record(names, choice)),
-    ),
+    (fn) =>
+      odometer(
+        sorted.map((f) => requireFinite(f.set, name)),
+        (choice) => fn(new Record(names, choice)),
+      ),
     () => sorted.reduce((n, f) => n * f.set.size(), 1),
     sorted.every((f) => f.set.isFinite()),
   );
@@ -104,10 +108,11 @@ export function productOf(sets: SetValue[]): SetValue {
       if (!(v instanceof Tuple) || v.elems.length !== sets.length) return false;
       return sets.every((s, i) => s.has(v.elems[i]!));
     },
-    (fn) => odometer(
-      sets.map((s) => requireFinite(s, name)),
-      (choice) => fn(new Tuple(choice)),
-    ),
+    (fn) =>
+      odometer(
+        sets.map((s) => requireFinite(s, name)),
+        (choice) => fn(new Tuple(choice)),
+      ),
     () => sets.reduce((n, s) => n * s.size(), 1),
     sets.every((s) => s.isFinite()),
   );

@@ -71,7 +71,10 @@ export class ModuleLoader {
     const mods = parseModules(source, file);
     const expected = path.basename(file, '.tla');
     if (mods[0]!.name !== expected) {
-      throw new TlaError(`File name ${path.basename(file)} does not match the module name ${mods[0]!.name}.`, 150);
+      throw new TlaError(
+        `File name ${path.basename(file)} does not match the module name ${mods[0]!.name}.`,
+        150,
+      );
     }
     const register = (m: ModuleAst) => {
       this.modules.set(m.name, m);
@@ -205,7 +208,8 @@ export class ModuleLoader {
 
   private adopt(inst: ModInst): void {
     this.built.push(inst);
-    for (const [name, sym] of this.overrides) if (inst.names.get(name)?.k === 'builtin') inst.names.set(name, sym);
+    for (const [name, sym] of this.overrides)
+      if (inst.names.get(name)?.k === 'builtin') inst.names.set(name, sym);
   }
 
   /** The instance of `def`'s module created where def sits (scope); one per definition and scope. */
@@ -228,7 +232,9 @@ export class ModuleLoader {
     let hit = this.callSites.get(step);
     if (!hit) {
       const paramScope = new Scope(scope.inst, caller.level, caller.frame, null);
-      def.params.forEach((p, i) => paramScope.bind(p.name, { k: 'subst', expr: step.args[i]!, scope: caller, name: p.name }));
+      def.params.forEach((p, i) =>
+        paramScope.bind(p.name, { k: 'subst', expr: step.args[i]!, scope: caller, name: p.name }),
+      );
       hit = this.make(def, paramScope);
       this.callSites.set(step, hit);
     }
@@ -253,7 +259,10 @@ export class ModuleLoader {
     if (target) return { ...this.build(target, paramScope.level, provider, new Map()), paramScope };
     const std = STANDARD_MODULES.get(def.module);
     if (!std) throw new TlaError(`Cannot find source file for module ${def.module}.`, 150);
-    const inst = new ModInst({ kind: 'Module', name: def.module, extends: [], units: [], loc: def.loc }, paramScope.level);
+    const inst = new ModInst(
+      { kind: 'Module', name: def.module, extends: [], units: [], loc: def.loc },
+      paramScope.level,
+    );
     const exported = builtinNames(std);
     for (const [n, s] of exported) inst.names.set(n, s);
     this.adopt(inst);
@@ -273,7 +282,10 @@ function declare(inst: ModInst, m: ModuleAst, name: string, sym: Sym, loc?: Loc)
     const sameInstance = prior.k === 'instance' && sym.k === 'instance' && prior.def === sym.def;
     if (!bothBuiltin && !sameDef && !sameInstance) {
       const where = loc ? ` at line ${loc.line}, col ${loc.col}` : '';
-      throw new TlaError(`Multiply-defined symbol '${name}' in module ${m.name}${where}: it is already defined or imported.`, 150);
+      throw new TlaError(
+        `Multiply-defined symbol '${name}' in module ${m.name}${where}: it is already defined or imported.`,
+        150,
+      );
     }
     // A standard operator imported twice (Naturals and Integers): Integers' version wins, as in TLC.
     if (bothBuiltin && INTEGER_OVERRIDES.has(prior.b)) return;

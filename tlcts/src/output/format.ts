@@ -1,13 +1,5 @@
 /** Values, states and traces in TLC's text and JSON forms, and in ITF (lossless, typed). */
-import {
-  FcnValue,
-  ModelValue,
-  Record,
-  SetValue,
-  Tuple,
-  show,
-  type Value,
-} from '../values/value.js';
+import { FcnValue, ModelValue, Record, SetValue, Tuple, show, type Value } from '../values/value.js';
 import type { CheckResult, StepLabel, TraceState } from '../check/explore.js';
 import { ppr } from './ppr.js';
 
@@ -87,7 +79,11 @@ export function itfValue(v: Value): unknown {
   return { '#map': pairs };
 }
 
-function stateObject(vars: readonly string[], s: readonly Value[], enc: (v: Value) => unknown): { [k: string]: unknown } {
+function stateObject(
+  vars: readonly string[],
+  s: readonly Value[],
+  enc: (v: Value) => unknown,
+): { [k: string]: unknown } {
   const out: { [k: string]: unknown } = {};
   for (const i of tlcVariableOrder(vars)) out[vars[i]!] = enc(s[i]!);
   return out;
@@ -102,7 +98,10 @@ function actionJson(a: StepLabel | undefined): unknown {
       ? { beginLine: l.line, beginColumn: l.col, endLine: l.endLine, endColumn: l.endCol, module: l.module }
       : { beginLine: 0, beginColumn: 0, endLine: 0, endColumn: 0, module: '--TLA+ BUILTINS--' },
     ...(a.params.length > 0
-      ? { context: Object.fromEntries(a.params.map(([n, v]) => [n, tlcJson(v)])), parameters: a.params.map(([n]) => n) }
+      ? {
+          context: Object.fromEntries(a.params.map(([n, v]) => [n, tlcJson(v)])),
+          parameters: a.params.map(([n]) => n),
+        }
       : {}),
   };
 }
@@ -115,7 +114,12 @@ export function tlcTraceJson(vars: readonly string[], trace: readonly TraceState
 }
 
 /** The counterexample as an ITF trace. */
-export function itfTrace(vars: readonly string[], trace: readonly TraceState[], result: CheckResult, source: string): string {
+export function itfTrace(
+  vars: readonly string[],
+  trace: readonly TraceState[],
+  result: CheckResult,
+  source: string,
+): string {
   return JSON.stringify(
     {
       '#meta': {
@@ -126,7 +130,15 @@ export function itfTrace(vars: readonly string[], trace: readonly TraceState[], 
       },
       vars,
       states: trace.map((t, i) => ({
-        '#meta': { index: i, ...(t.action ? { action: t.action.name, parameters: Object.fromEntries(t.action.params.map(([n, v]) => [n, itfValue(v)])) } : {}) },
+        '#meta': {
+          index: i,
+          ...(t.action
+            ? {
+                action: t.action.name,
+                parameters: Object.fromEntries(t.action.params.map(([n, v]) => [n, itfValue(v)])),
+              }
+            : {}),
+        },
         ...stateObject(vars, t.state, itfValue),
       })),
     },

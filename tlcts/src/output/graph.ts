@@ -28,7 +28,11 @@ export class GraphDump {
   json(vars: readonly string[]): string {
     return JSON.stringify({
       vars,
-      states: this.states.map((s) => ({ id: s.id, initial: s.initial, state: stateObject(vars, s.state, itfValue) })),
+      states: this.states.map((s) => ({
+        id: s.id,
+        initial: s.initial,
+        state: stateObject(vars, s.state, itfValue),
+      })),
       edges: this.edges.map((e) => ({
         from: e.from,
         to: e.to,

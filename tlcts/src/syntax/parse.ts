@@ -20,24 +20,104 @@ import { TlaError } from '../errors.js';
 type Node = Parser.SyntaxNode;
 
 const INFIX: Record<string, string> = {
-  amp: '&', ampamp: '&&', approx: '\\approx', assign: ':=', asymp: '\\asymp', bigcirc: '\\bigcirc',
-  bnf_rule: '::=', bullet: '\\bullet', cap: '\\cap', cdot: '\\cdot', circ: '\\o', compose: '@@',
-  cong: '\\cong', cup: '\\cup', div: '\\div', dol: '$', doldol: '$$', doteq: '\\doteq', dots_2: '..',
-  dots_3: '...', eq: '=', equiv: '\\equiv', excl: '!!', geq: '>=', gg: '\\gg', gt: '>', hashhash: '##',
-  iff: '<=>', implies: '=>', in: '\\in', land: '/\\', ld_ttile: '-|', leads_to: '~>', leq: '<=', ll: '\\ll',
-  lor: '\\/', ls_ttile: '|-', lt: '<', map_from: '<:', map_to: ':>', minus: '-', minusminus: '--',
-  mod: '%', modmod: '%%', mul: '*', mulmul: '**', neq: '/=', notin: '\\notin', odot: '\\odot',
-  ominus: '\\ominus', oplus: '\\oplus', oslash: '\\oslash', otimes: '\\otimes', plus: '+',
-  plus_arrow: '-+->', plusplus: '++', pow: '^', powpow: '^^', prec: '\\prec', preceq: '\\preceq',
-  propto: '\\propto', qq: '??', rd_ttile: '=|', rs_ttile: '|=', setminus: '\\', sim: '\\sim',
-  simeq: '\\simeq', slash: '/', slashslash: '//', sqcap: '\\sqcap', sqcup: '\\sqcup', sqsubset: '\\sqsubset',
-  sqsubseteq: '\\sqsubseteq', sqsupset: '\\sqsupset', sqsupseteq: '\\sqsupseteq', star: '\\star',
-  subset: '\\subset', subseteq: '\\subseteq', succ: '\\succ', succeq: '\\succeq', supset: '\\supset',
-  supseteq: '\\supseteq', times: '\\X', uplus: '\\uplus', vert: '|', vertvert: '||', wr: '\\wr',
+  amp: '&',
+  ampamp: '&&',
+  approx: '\\approx',
+  assign: ':=',
+  asymp: '\\asymp',
+  bigcirc: '\\bigcirc',
+  bnf_rule: '::=',
+  bullet: '\\bullet',
+  cap: '\\cap',
+  cdot: '\\cdot',
+  circ: '\\o',
+  compose: '@@',
+  cong: '\\cong',
+  cup: '\\cup',
+  div: '\\div',
+  dol: '$',
+  doldol: '$$',
+  doteq: '\\doteq',
+  dots_2: '..',
+  dots_3: '...',
+  eq: '=',
+  equiv: '\\equiv',
+  excl: '!!',
+  geq: '>=',
+  gg: '\\gg',
+  gt: '>',
+  hashhash: '##',
+  iff: '<=>',
+  implies: '=>',
+  in: '\\in',
+  land: '/\\',
+  ld_ttile: '-|',
+  leads_to: '~>',
+  leq: '<=',
+  ll: '\\ll',
+  lor: '\\/',
+  ls_ttile: '|-',
+  lt: '<',
+  map_from: '<:',
+  map_to: ':>',
+  minus: '-',
+  minusminus: '--',
+  mod: '%',
+  modmod: '%%',
+  mul: '*',
+  mulmul: '**',
+  neq: '/=',
+  notin: '\\notin',
+  odot: '\\odot',
+  ominus: '\\ominus',
+  oplus: '\\oplus',
+  oslash: '\\oslash',
+  otimes: '\\otimes',
+  plus: '+',
+  plus_arrow: '-+->',
+  plusplus: '++',
+  pow: '^',
+  powpow: '^^',
+  prec: '\\prec',
+  preceq: '\\preceq',
+  propto: '\\propto',
+  qq: '??',
+  rd_ttile: '=|',
+  rs_ttile: '|=',
+  setminus: '\\',
+  sim: '\\sim',
+  simeq: '\\simeq',
+  slash: '/',
+  slashslash: '//',
+  sqcap: '\\sqcap',
+  sqcup: '\\sqcup',
+  sqsubset: '\\sqsubset',
+  sqsubseteq: '\\sqsubseteq',
+  sqsupset: '\\sqsupset',
+  sqsupseteq: '\\sqsupseteq',
+  star: '\\star',
+  subset: '\\subset',
+  subseteq: '\\subseteq',
+  succ: '\\succ',
+  succeq: '\\succeq',
+  supset: '\\supset',
+  supseteq: '\\supseteq',
+  times: '\\X',
+  uplus: '\\uplus',
+  vert: '|',
+  vertvert: '||',
+  wr: '\\wr',
 };
 const PREFIX: Record<string, string> = {
-  lnot: '~', negative: '-.', powerset: 'SUBSET', union: 'UNION', domain: 'DOMAIN',
-  always: '[]', eventually: '<>', enabled: 'ENABLED', unchanged: 'UNCHANGED',
+  lnot: '~',
+  negative: '-.',
+  powerset: 'SUBSET',
+  union: 'UNION',
+  domain: 'DOMAIN',
+  always: '[]',
+  eventually: '<>',
+  enabled: 'ENABLED',
+  unchanged: 'UNCHANGED',
 };
 const POSTFIX: Record<string, string> = { sup_plus: '^+', asterisk: '^*', sup_hash: '^#', prime: "'" };
 
@@ -191,16 +271,24 @@ class Converter {
 
   opDef(n: Node, local: boolean): OpDef {
     const nameNode = n.childForFieldName('name')!;
-    const params = n.childrenForFieldName('parameter').filter((p) => p.isNamed).map((p) => this.paramDecl(p));
+    const params = n
+      .childrenForFieldName('parameter')
+      .filter((p) => p.isNamed)
+      .map((p) => this.paramDecl(p));
     let name: string;
     if (nameNode.type === 'identifier') name = nameNode.text;
-    else if (nameNode.type === 'infix_op_symbol' || nameNode.type === 'prefix_op_symbol' || nameNode.type === 'postfix_op_symbol') {
+    else if (
+      nameNode.type === 'infix_op_symbol' ||
+      nameNode.type === 'prefix_op_symbol' ||
+      nameNode.type === 'postfix_op_symbol'
+    ) {
       name = this.symbolName(nameNode);
       if (name === '-' && params.length === 1) name = '-.';
     } else name = this.symbolName(nameNode);
     // Infix/prefix/postfix definitions name their operands as plain identifiers around the symbol.
     if (params.length === 0 && nameNode.type !== 'identifier') {
-      for (const c of kids(n)) if (c.type === 'identifier' && c !== nameNode) params.push({ name: c.text, arity: 0 });
+      for (const c of kids(n))
+        if (c.type === 'identifier' && c !== nameNode) params.push({ name: c.text, arity: 0 });
     }
     const body = this.expr(n.childForFieldName('definition')!);
     return { kind: 'OpDef', name, params, body, local, loc: this.loc(n) };
@@ -221,8 +309,16 @@ class Converter {
   }
 
   moduleDef(n: Node, local: boolean): InstanceDef {
-    const params = n.childrenForFieldName('parameter').filter((p) => p.isNamed).map((p) => this.paramDecl(p));
-    return this.instance(n.childForFieldName('definition')!, n.childForFieldName('name')!.text, params, local);
+    const params = n
+      .childrenForFieldName('parameter')
+      .filter((p) => p.isNamed)
+      .map((p) => this.paramDecl(p));
+    return this.instance(
+      n.childForFieldName('definition')!,
+      n.childForFieldName('name')!.text,
+      params,
+      local,
+    );
   }
 
   instance(n: Node, name: string | undefined, params: Param[], local: boolean): InstanceDef {
@@ -343,9 +439,15 @@ class Converter {
         return this.opApp(n, name, [this.expr(n.childForFieldName('lhs')!)]);
       }
       case 'conj_list':
-        return this.mk(n, { kind: 'And', items: k.map((item) => this.expr(kids(item).find((x) => x.type !== 'bullet_conj')!)) });
+        return this.mk(n, {
+          kind: 'And',
+          items: k.map((item) => this.expr(kids(item).find((x) => x.type !== 'bullet_conj')!)),
+        });
       case 'disj_list':
-        return this.mk(n, { kind: 'Or', items: k.map((item) => this.expr(kids(item).find((x) => x.type !== 'bullet_disj')!)) });
+        return this.mk(n, {
+          kind: 'Or',
+          items: k.map((item) => this.expr(kids(item).find((x) => x.type !== 'bullet_disj')!)),
+        });
       case 'if_then_else':
         return this.mk(n, {
           kind: 'If',
@@ -361,7 +463,9 @@ class Converter {
             return { guard: this.expr(g!), value: this.expr(v!) };
           });
         const otherNode = k.find((a) => a.type === 'other_arm');
-        const other = otherNode ? this.expr(kids(otherNode).filter((x) => x.type !== 'case_arrow')[0]!) : undefined;
+        const other = otherNode
+          ? this.expr(kids(otherNode).filter((x) => x.type !== 'case_arrow')[0]!)
+          : undefined;
         return this.mk(n, { kind: 'Case', arms, ...(other ? { other } : {}) });
       }
       case 'let_in': {
@@ -372,12 +476,18 @@ class Converter {
         return this.mk(n, {
           kind: 'Quant',
           forall: n.childForFieldName('quantifier')!.type === 'forall',
-          bounds: n.childrenForFieldName('bound').filter((b) => b.isNamed).map((b) => this.bound(b)),
+          bounds: n
+            .childrenForFieldName('bound')
+            .filter((b) => b.isNamed)
+            .map((b) => this.bound(b)),
           body: this.expr(n.childForFieldName('expression')!),
         });
       case 'unbounded_quantification': {
         const q = n.childForFieldName('quantifier')!.type;
-        const names = n.childrenForFieldName('intro').filter((i) => i.isNamed).map((i) => i.text);
+        const names = n
+          .childrenForFieldName('intro')
+          .filter((i) => i.isNamed)
+          .map((i) => i.text);
         const body = this.expr(n.childForFieldName('expression')!);
         if (q === 'temporal_exists' || q === 'temporal_forall') {
           return this.mk(n, { kind: 'TemporalQuant', forall: q === 'temporal_forall', names, body });
@@ -388,7 +498,11 @@ class Converter {
         const intro = n.childForFieldName('intro')!;
         const setNode = n.childForFieldName('set');
         const tuple = intro.type === 'tuple_of_identifiers';
-        const names = tuple ? kids(intro).filter((x) => x.type === 'identifier').map((x) => x.text) : [intro.text];
+        const names = tuple
+          ? kids(intro)
+              .filter((x) => x.type === 'identifier')
+              .map((x) => x.text)
+          : [intro.text];
         const bound: Bound = { names, tuple, ...(setNode ? { set: this.expr(setNode) } : {}) };
         return this.mk(n, { kind: 'Choose', bound, body: this.expr(n.childForFieldName('expression')!) });
       }
@@ -403,7 +517,10 @@ class Converter {
       case 'set_map':
         return this.mk(n, {
           kind: 'SetMap',
-          bounds: n.childrenForFieldName('generator').filter((b) => b.isNamed).map((b) => this.bound(b)),
+          bounds: n
+            .childrenForFieldName('generator')
+            .filter((b) => b.isNamed)
+            .map((b) => this.bound(b)),
           body: this.expr(n.childForFieldName('map')!),
         });
       case 'function_literal':
@@ -420,7 +537,8 @@ class Converter {
       case 'set_of_records': {
         const parts = k.filter((c) => c.type !== 'all_map_to' && c.type !== 'colon');
         const fields: { name: string; value: Expr }[] = [];
-        for (let i = 0; i < parts.length; i += 2) fields.push({ name: parts[i]!.text, value: this.expr(parts[i + 1]!) });
+        for (let i = 0; i < parts.length; i += 2)
+          fields.push({ name: parts[i]!.text, value: this.expr(parts[i + 1]!) });
         return this.mk(n, { kind: n.type === 'record_literal' ? 'RecLit' : 'RecSet', fields });
       }
       case 'record_value': {
@@ -430,15 +548,23 @@ class Converter {
       case 'tuple_literal':
         return this.mk(n, {
           kind: 'Tuple',
-          elems: k.filter((c) => c.type !== 'langle_bracket' && c.type !== 'rangle_bracket').map((c) => this.expr(c)),
+          elems: k
+            .filter((c) => c.type !== 'langle_bracket' && c.type !== 'rangle_bracket')
+            .map((c) => this.expr(c)),
         });
       case 'function_evaluation':
-        return this.mk(n, { kind: 'FcnApp', fn: this.expr(k[0]!), args: k.slice(1).map((c) => this.expr(c)) });
+        return this.mk(n, {
+          kind: 'FcnApp',
+          fn: this.expr(k[0]!),
+          args: k.slice(1).map((c) => this.expr(c)),
+        });
       case 'except': {
         const updates = k
           .filter((c) => c.type === 'except_update')
           .map((u) => {
-            const spec = u.childrenForFieldName('update_specifier').find((x) => x.type === 'except_update_specifier')!;
+            const spec = u
+              .childrenForFieldName('update_specifier')
+              .find((x) => x.type === 'except_update_specifier')!;
             const path: ExceptPathItem[] = kids(spec).map((p) =>
               p.type === 'except_update_record_field'
                 ? { kind: 'field', name: kids(p)[0]!.text }
@@ -461,7 +587,12 @@ class Converter {
       }
       case 'step_expr_no_stutter': {
         const parts = k.filter((c) => c.type !== 'langle_bracket' && c.type !== 'rangle_bracket_sub');
-        return this.mk(n, { kind: 'StepExpr', box: false, action: this.expr(parts[0]!), sub: this.expr(parts[1]!) });
+        return this.mk(n, {
+          kind: 'StepExpr',
+          box: false,
+          action: this.expr(parts[0]!),
+          sub: this.expr(parts[1]!),
+        });
       }
       case 'fairness': {
         const strong = n.child(0)!.text.startsWith('SF');
@@ -535,5 +666,7 @@ class Converter {
 }
 
 function unescape(s: string): string {
-  return s.replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c === 't' ? '\t' : c === 'r' ? '\r' : c === 'f' ? '\f' : c));
+  return s.replace(/\\(.)/g, (_, c: string) =>
+    c === 'n' ? '\n' : c === 't' ? '\t' : c === 'r' ? '\r' : c === 'f' ? '\f' : c,
+  );
 }

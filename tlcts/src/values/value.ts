@@ -258,7 +258,9 @@ export function equals(a: Value, b: Value): boolean {
   const kb = kindOf(b);
   if (ka !== kb) {
     if (ka === Kind.Model || kb === Kind.Model) return false;
-    throw new EvalError(`Attempted to check equality of ${describeKind(a)} with ${NON_NAMES[ka]}:\n${show(b)}`);
+    throw new EvalError(
+      `Attempted to check equality of ${describeKind(a)} with ${NON_NAMES[ka]}:\n${show(b)}`,
+    );
   }
   if (ka === Kind.Model) return false;
   const fa = (a as SetValue | FcnValue).fingerprint();
@@ -378,7 +380,9 @@ export class IntervalSet extends SetValue {
   has(v: Value): boolean {
     if (typeof v !== 'number') {
       if (kindOf(v) === Kind.Model) return false;
-      throw new EvalError(`Attempted to check if the value:\n${show(v)}\nis in the integer interval ${this.describe()}`);
+      throw new EvalError(
+        `Attempted to check if the value:\n${show(v)}\nis in the integer interval ${this.describe()}`,
+      );
     }
     return v >= this.lo && v <= this.hi;
   }
@@ -629,7 +633,8 @@ export function fcnOf(keys: readonly Value[], vals: readonly Value[]): ExplicitF
   const n = keys.length;
   if (n === 0) return EMPTY_TUPLE;
   if (keys[0] === 1 && keys[n - 1] === n && typeof keys[n - 1] === 'number') return new Tuple(vals);
-  if (typeof keys[0] === 'string' && typeof keys[n - 1] === 'string') return new Record(keys as string[], vals);
+  if (typeof keys[0] === 'string' && typeof keys[n - 1] === 'string')
+    return new Record(keys as string[], vals);
   return new Fcn(keys, vals);
 }
 
@@ -702,7 +707,8 @@ export function show(v: Value): string {
   }
   const f = v.materialize();
   if (f instanceof Tuple) return '<<' + f.elems.map(show).join(', ') + '>>';
-  if (f instanceof Record) return '[' + f.names.map((n, i) => `${n} |-> ${show(f.vals[i]!)}`).join(', ') + ']';
+  if (f instanceof Record)
+    return '[' + f.names.map((n, i) => `${n} |-> ${show(f.vals[i]!)}`).join(', ') + ']';
   const parts: string[] = [];
   for (let i = 0; i < f.size(); i++) parts.push(`${show(f.keyAt(i))} :> ${show(f.valAt(i))}`);
   return '(' + parts.join(' @@ ') + ')';
@@ -717,7 +723,8 @@ export function hasModelValues(v: Value): boolean {
     else {
       const f = v.materialize();
       let found = false;
-      for (let i = 0; i < f.size() && !found; i++) found = hasModelValues(f.keyAt(i)) || hasModelValues(f.valAt(i));
+      for (let i = 0; i < f.size() && !found; i++)
+        found = hasModelValues(f.keyAt(i)) || hasModelValues(f.valAt(i));
       v.mv = found;
     }
   }

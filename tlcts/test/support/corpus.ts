@@ -56,11 +56,14 @@ export function compareWithTlc(e: Expected): Comparison {
   const mismatches: string[] = [];
   const notCompared: string[] = [];
   const same = (what: string, ours: unknown, theirs: unknown) => {
-    if (ours !== theirs) mismatches.push(`${what}: ours ${JSON.stringify(ours)}, TLC ${JSON.stringify(theirs)}`);
+    if (ours !== theirs)
+      mismatches.push(`${what}: ours ${JSON.stringify(ours)}, TLC ${JSON.stringify(theirs)}`);
   };
   const temporalOnly = result.verdict === 'properties not checked';
   if (temporalOnly) {
-    notCompared.push(`verdict and exit code: temporal properties ${result.unchecked.join(', ')} are not checked yet`);
+    notCompared.push(
+      `verdict and exit code: temporal properties ${result.unchecked.join(', ')} are not checked yet`,
+    );
     if (e.verdict !== 'success' && e.propertyKind !== 'temporal') same('verdict', result.verdict, e.verdict);
   } else {
     same('verdict', result.verdict, e.verdict);
@@ -70,13 +73,17 @@ export function compareWithTlc(e: Expected): Comparison {
   same('distinct states', result.distinctStates, e.distinctStates);
   same('depth', result.depth, e.depth);
   same('states generated', result.generatedStates, e.generatedStates);
-  if (e.statesLeftOnQueue !== undefined) same('states left on queue', result.statesLeftOnQueue, e.statesLeftOnQueue);
+  if (e.statesLeftOnQueue !== undefined)
+    same('states left on queue', result.statesLeftOnQueue, e.statesLeftOnQueue);
   if (e.traceLength !== undefined && !temporalOnly && e.propertyKind !== 'temporal') {
     same('trace length', result.trace?.length, e.traceLength);
   }
   if (e.traceFile && !temporalOnly && e.propertyKind !== 'temporal' && result.trace) {
     const tlc = JSON.parse(fs.readFileSync(path.join(dir, e.traceFile), 'utf8')) as {
-      counterexample: { state: [number, Record<string, unknown>][]; action: [unknown, { name: string; context?: Record<string, unknown> }, unknown][] };
+      counterexample: {
+        state: [number, Record<string, unknown>][];
+        action: [unknown, { name: string; context?: Record<string, unknown> }, unknown][];
+      };
       vars: string[];
     };
     const vars = tlc.vars;
@@ -86,12 +93,14 @@ export function compareWithTlc(e: Expected): Comparison {
       for (const v of vars) {
         const idx = vars.indexOf(v);
         const mine = JSON.stringify(tlcJson(ours.state[idx]!));
-        if (mine !== JSON.stringify(st[v])) mismatches.push(`trace state ${i}, ${v}: ours ${mine}, TLC ${JSON.stringify(st[v])}`);
+        if (mine !== JSON.stringify(st[v]))
+          mismatches.push(`trace state ${i}, ${v}: ours ${mine}, TLC ${JSON.stringify(st[v])}`);
       }
     });
     tlc.counterexample.action.forEach(([, a], k) => {
       const ours = result.trace![k + 1]?.action;
-      if (ours && ours.name !== a.name) mismatches.push(`trace step ${k + 2} action: ours ${ours.name}, TLC ${a.name}`);
+      if (ours && ours.name !== a.name)
+        mismatches.push(`trace step ${k + 2} action: ours ${ours.name}, TLC ${a.name}`);
     });
   }
   return { result, mismatches, notCompared };
