@@ -37,6 +37,16 @@ describe('TLC features', () => {
     });
   });
 
+  it('loads TLAPS and ignores proofs', () => {
+    const { result } = runCheck(spec('WithProofs'));
+    expect(result).toMatchObject({ verdict: 'success', distinctStates: 4, generatedStates: 4, depth: 4 });
+  });
+
+  it('decides membership in a filtered SUBSET SUBSET without enumerating it', () => {
+    const { result } = runCheck(spec('LazyFilter'));
+    expect(result).toMatchObject({ verdict: 'success', distinctStates: 6, generatedStates: 6, depth: 6 });
+  });
+
   it('refuses a definition of a name already imported, as SANY does', () => {
     const { result } = runCheck(spec('Redefined'));
     expect(result.exitCode).toBe(150);

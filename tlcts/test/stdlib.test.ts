@@ -687,7 +687,7 @@ describe('TLCExt', () => {
 describe('STANDARD_MODULES', () => {
   it('maps module names to modules, with TLA+ EXTENDS (LOCAL INSTANCEs export nothing)', () => {
     expect([...STANDARD_MODULES.keys()].sort()).toEqual(
-      ['Bags', 'FiniteSets', 'Integers', 'Naturals', 'Sequences', 'TLC', 'TLCExt'].sort(),
+      ['Bags', 'FiniteSets', 'Integers', 'Naturals', 'Sequences', 'TLAPS', 'TLC', 'TLCExt'].sort(),
     );
     for (const [name, m] of STANDARD_MODULES) {
       expect(m.name).toBe(name);

@@ -11,6 +11,7 @@ import {
   FcnValue,
   FiniteSet,
   InfiniteSet,
+  IntervalSet,
   LazyFcn,
   LazySet,
   SetValue,
@@ -923,18 +924,23 @@ export class Compiler {
     };
     return (c) => {
       const s = asSet(base(c), bound.set!);
-      if (!s.isFinite()) {
-        const snap = snapshot(c);
-        return new InfiniteSet(
-          `{${bound.names.join(', ')} \\in ${s.describe()} : ...}`,
-          (v) => s.has(v) && test(snap, v),
-        );
+      if (s instanceof FiniteSet || s instanceof IntervalSet) {
+        const out: Value[] = [];
+        s.forEach((v) => {
+          if (test(c, v)) out.push(v);
+        });
+        return s instanceof FiniteSet ? new FiniteSet(out) : setOf(out);
       }
-      const out: Value[] = [];
-      s.forEach((v) => {
-        if (test(c, v)) out.push(v);
-      });
-      return s instanceof FiniteSet ? new FiniteSet(out) : setOf(out);
+      // Over SUBSET, [S -> T], an infinite set...: membership without enumeration, as TLC's SetPredValue.
+      const snap = snapshot(c);
+      const label = () => `{${bound.names.join(', ')} \\in ${s.describe()} : ...}`;
+      const member = (v: Value) => s.has(v) && test(snap, v);
+      if (!s.isFinite()) return new InfiniteSet(label, member);
+      return new LazySet('SetPredValue', label, member, (fn) =>
+        s.forEach((v) => {
+          if (test(snap, v)) return fn(v);
+        }),
+      );
     };
   }
 

@@ -6,11 +6,12 @@ import { FINITESETS } from './finitesets.js';
 import { INTEGERS } from './integers.js';
 import { NATURALS } from './naturals.js';
 import { SEQUENCES } from './sequences.js';
+import { TLAPS } from './tlaps.js';
 import { TLC } from './tlc.js';
 import { TLCEXT } from './tlcext.js';
 
 export { CORE };
 
 export const STANDARD_MODULES: ReadonlyMap<string, BuiltinModule> = new Map(
-  [NATURALS, INTEGERS, SEQUENCES, FINITESETS, BAGS, TLC, TLCEXT].map((m) => [m.name, m]),
+  [NATURALS, INTEGERS, SEQUENCES, FINITESETS, BAGS, TLC, TLCEXT, TLAPS].map((m) => [m.name, m]),
 );
