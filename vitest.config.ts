@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     include: [
       'tlcts/test/**/*.test.ts',
+      'spec/**/*.test.ts',
       'impl/**/*.test.ts',
       'conformance/**/*.test.ts',
       'gpu-worker/**/*.test.ts',
