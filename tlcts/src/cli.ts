@@ -108,10 +108,10 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`Error: cannot find the configuration ${cfgFile}.`);
     return 151;
   }
-  const out = (line: string) => console.log(line);
-  console.log(
-    `tlcts (TLC-compatible model checker) on ${path.basename(tlaFile)} with ${path.basename(cfgFile)}`,
-  );
+  // Written synchronously: the checker runs in a worker thread whose stdout stream would otherwise
+  // flush only when the (busy) worker is idle, so progress lines would appear at the end.
+  const out = (line: string) => fs.writeSync(1, line + '\n');
+  out(`tlcts (TLC-compatible model checker) on ${path.basename(tlaFile)} with ${path.basename(cfgFile)}`);
   if (opts.simulate !== undefined) {
     const num =
       typeof opts.simulate === 'string' ? Number(/num=(\d+)/.exec(opts.simulate)?.[1] ?? '1000') : 1000;
