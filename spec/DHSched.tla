@@ -373,7 +373,7 @@ Next == DispatchNext \/ WorkerNext \/ FaultNext \/ Replicate \/ Failover
 (***************************************************************************)
 RecoveryMove(s) ==
     \E d \in Dispatchers, w \in Workers :
-        lease[gen[s].w] = "expired" /\ BeginMove(d, s, w)
+        Live(s) /\ lease[gen[s].w] = "expired" /\ BeginMove(d, s, w)
 
 Fairness ==
     /\ \A w \in Workers : WF_vars(\E s \in Sessions, e \in Epochs : Claim(w, s, e))
