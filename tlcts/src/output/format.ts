@@ -1,7 +1,7 @@
 /** Values, states and traces in TLC's text and JSON forms, and in ITF (lossless, typed). */
 import { FcnValue, ModelValue, Record, SetValue, Tuple, show, type Value } from '../values/value.js';
 import type { CheckResult, StepLabel, TraceState } from '../check/explore.js';
-import { ppr } from './ppr.js';
+import { ppr } from '../values/ppr.js';
 
 /** Java's String.hashCode. */
 function javaHash(s: string): number {

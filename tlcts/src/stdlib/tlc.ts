@@ -16,6 +16,7 @@ import {
   type Value,
 } from '../values/value.js';
 import type { BuiltinModule } from './builtin.js';
+import { ppr } from '../values/ppr.js';
 import {
   argError,
   asFcn,
@@ -126,14 +127,14 @@ export const TLC: BuiltinModule = defineModule('TLC', [], {
   Print: {
     arity: 2,
     fn: (a, host) => {
-      host.print(`${show(a[0] as Value)}  ${show(a[1] as Value)}`);
+      host.print(`${ppr(show(a[0] as Value))}  ${ppr(show(a[1] as Value))}`);
       return a[1] as Value;
     },
   },
   PrintT: {
     arity: 1,
     fn: (a, host) => {
-      host.print(show(a[0] as Value));
+      host.print(ppr(show(a[0] as Value)));
       return true;
     },
   },
@@ -142,7 +143,7 @@ export const TLC: BuiltinModule = defineModule('TLC', [], {
     fn: (a) => {
       if (a[0] === true) return true;
       throw new EvalError(
-        `The first argument of Assert evaluated to FALSE; the second argument was:\n${show(a[1] as Value)}`,
+        `The first argument of Assert evaluated to FALSE; the second argument was:\n${ppr(show(a[1] as Value))}`,
         14,
       );
     },
