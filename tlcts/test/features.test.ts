@@ -47,6 +47,11 @@ describe('TLC features', () => {
     expect(result).toMatchObject({ verdict: 'success', distinctStates: 6, generatedStates: 6, depth: 6 });
   });
 
+  it('applies a module-scoped cfg override (Limit <- [Inner] SmallLimit) inside that module', () => {
+    const { result } = runCheck(spec('ModuleOverride'));
+    expect(result).toMatchObject({ verdict: 'success', distinctStates: 3, generatedStates: 3, depth: 3 });
+  });
+
   it('refuses a definition of a name already imported, as SANY does', () => {
     const { result } = runCheck(spec('Redefined'));
     expect(result.exitCode).toBe(150);

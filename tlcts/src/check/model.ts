@@ -104,8 +104,8 @@ function refuseUnsupported(config: ModelConfig): void {
     const what =
       c.kind === 'operatorValue'
         ? `an operator defined by values (${c.name}(...) = ...)`
-        : c.kind === 'moduleValue' || c.kind === 'moduleSubstitution'
-          ? `a module-scoped binding (${c.name} <- [${c.module}] ...)`
+        : c.kind === 'moduleValue'
+          ? `a module-scoped value (${c.name} = [${c.module}] ...)`
           : undefined;
     if (what) throw new TlaError(`unsupported: ${what} at line ${c.loc.line} of ${config.file}`, 151);
   }
@@ -139,6 +139,17 @@ function applyOverrides(
   values: Map<string, Value>,
 ): void {
   for (const c of config.constants) {
+    if (c.kind === 'moduleSubstitution') {
+      const by = root.names.get(c.by);
+      if (!by) {
+        throw new TlaError(
+          `The configuration substitutes ${c.name} <- [${c.module}] ${c.by}, but ${c.by} is not defined.`,
+          151,
+        );
+      }
+      loader.overrideInModule(c.module, c.name, by);
+      continue;
+    }
     const sym = root.names.get(c.name);
     if (!sym || (sym.k !== 'def' && sym.k !== 'builtin')) continue;
     let replacement: Sym | undefined;

@@ -36,6 +36,8 @@ export class ModuleLoader {
   /** Every module instance made so far, and the .cfg's replacements of standard operators. */
   private readonly built: ModInst[] = [];
   private readonly overrides = new Map<string, Sym>();
+  /** `name <- [Module] def` of a .cfg: module name -> replaced name -> replacement. */
+  private readonly moduleOverrides = new Map<string, Map<string, Sym>>();
   /** Variables of the root module, in declaration order. */
   readonly variables: string[] = [];
   readonly main: ModuleAst;
@@ -206,10 +208,25 @@ export class ModuleLoader {
     for (const inst of this.built) if (inst.names.get(name)?.k === 'builtin') inst.names.set(name, sym);
   }
 
+  /** Replaces `name` in every instance of `module`, now and later (a .cfg's `name <- [module] def`). */
+  overrideInModule(module: string, name: string, sym: Sym): void {
+    if (!this.modules.has(module)) {
+      throw new TlaError(
+        `The configuration overrides ${name} in module ${module}, which the specification does not use.`,
+        151,
+      );
+    }
+    let byName = this.moduleOverrides.get(module);
+    if (!byName) this.moduleOverrides.set(module, (byName = new Map()));
+    byName.set(name, sym);
+    for (const inst of this.built) if (inst.module.name === module) inst.names.set(name, sym);
+  }
+
   private adopt(inst: ModInst): void {
     this.built.push(inst);
     for (const [name, sym] of this.overrides)
       if (inst.names.get(name)?.k === 'builtin') inst.names.set(name, sym);
+    for (const [name, sym] of this.moduleOverrides.get(inst.module.name) ?? []) inst.names.set(name, sym);
   }
 
   /** The instance of `def`'s module created where def sits (scope); one per definition and scope. */
