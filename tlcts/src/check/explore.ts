@@ -1,21 +1,10 @@
 /** Breadth-first model checking with TLC's counting rules (see docs/tlc-semantics.md §1–2). */
-import {
-  FcnValue,
-  ModelValue,
-  Record,
-  SetValue,
-  Tuple,
-  fcnFromPairs,
-  fingerprintValues,
-  hasModelValues,
-  setOf,
-  type Value,
-} from '../values/value.js';
+import { fingerprintValues, type Value } from '../values/value.js';
 import { EvalError } from '../values/errors.js';
 import { TlaError } from '../errors.js';
 import type { Ctx } from '../eval/runtime.js';
 import { Frame, ROOT_FRAME } from '../eval/runtime.js';
-import type { ActionLabel, Compiler } from '../eval/compiler.js';
+import type { Compiler } from '../eval/compiler.js';
 import type { Loc } from '../syntax/ast.js';
 import { FingerprintSet, IntColumn } from './fpset.js';
 import type { Model } from './model.js';
@@ -116,9 +105,10 @@ export class Explorer {
     // VIEW replaces the state by its view; SYMMETRY then reduces what is fingerprinted.
     const vals = m.view ? [m.view(s)] : s;
     if (!m.symmetry) return fingerprintValues(vals);
+    // The least fingerprint over the symmetry group: one per orbit, whichever member was reached.
     let best = fingerprintValues(vals);
     for (const perm of m.symmetry) {
-      const fp = fingerprintValues(vals.map((v) => permute(v, perm)));
+      const fp = fingerprintValues(vals, perm);
       if (fp[0] < best[0] || (fp[0] === best[0] && fp[1] < best[1])) best = fp;
     }
     return best;
@@ -518,26 +508,6 @@ export function actionLabel(compiler: Compiler, s: Value[], t: Value[]): StepLab
 }
 
 const nullStats = { distinctStates: null, generatedStates: null, statesLeftOnQueue: null, depth: null };
-
-/** Applies a permutation of model values throughout a value; parts without model values are kept. */
-function permute(v: Value, perm: Map<Value, Value>): Value {
-  if (typeof v !== 'object') return v;
-  const mapped = perm.get(v);
-  if (mapped !== undefined) return mapped;
-  if (v instanceof ModelValue || !hasModelValues(v)) return v;
-  if (v instanceof SetValue) return setOf(v.normalized().elems.map((x) => permute(x, perm)));
-  const f = (v as FcnValue).materialize();
-  // Keys of tuples and records are integers and strings: only the values change.
-  if (f instanceof Tuple) return new Tuple(f.elems.map((x) => permute(x, perm)));
-  if (f instanceof Record)
-    return new Record(
-      f.names,
-      f.vals.map((x) => permute(x, perm)),
-    );
-  const pairs: [Value, Value][] = [];
-  for (let i = 0; i < f.size(); i++) pairs.push([permute(f.keyAt(i), perm), permute(f.valAt(i), perm)]);
-  return fcnFromPairs(pairs);
-}
 
 function fmt(n: number): string {
   return Math.round(n).toLocaleString('en-US');

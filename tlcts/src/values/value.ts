@@ -63,7 +63,7 @@ function finish(): void {
 
 const stringHashes = new Map<string, [number, number]>();
 
-function mixString(s: string): void {
+function stringHash(s: string): [number, number] {
   let cached = stringHashes.get(s);
   if (!cached) {
     const s1 = h1;
@@ -78,39 +78,124 @@ function mixString(s: string): void {
     h1 = s1;
     h2 = s2;
   }
-  mix(cached[0]);
-  mix(cached[1]);
+  return cached;
 }
 
-/** Mixes v into the running hash. */
-export function mixValue(v: Value): void {
+function mixString(s: string): void {
+  const [a, b] = stringHash(s);
+  mix(a);
+  mix(b);
+}
+
+function fmix(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  return h ^ (h >>> 16);
+}
+
+// The hash of one element, as two words in o1/o2 (no allocation on the hot path). Sets and functions
+// add their elements' hashes, so their fingerprint does not depend on the order of the elements: a
+// state permuted by a symmetry can then be fingerprinted without rebuilding or re-sorting its values.
+let o1 = 0;
+let o2 = 0;
+
+function out(a: number, b: number): void {
+  o1 = fmix(a ^ Math.imul(b ^ (b >>> 15), 0x2c1b3c6d));
+  o2 = fmix((b + Math.imul(a ^ (a >>> 13), 0x297a2d39) + 0x68e31da4) | 0);
+}
+
+/** A renaming of model values by a symmetry, numbered so values can cache their hash under it. */
+export interface Permutation {
+  map: ReadonlyMap<Value, Value>;
+  index: number;
+}
+
+/** Sets o1/o2 to the hash of v, with model values renamed by perm. */
+function elementHash(v: Value, perm: Permutation | null): void {
   switch (typeof v) {
     case 'boolean':
-      mix(v ? 0x7001 : 0x7000);
-      return;
+      return out(v ? 0x7001 : 0x7000, 0x51ed270b);
     case 'number':
-      mix(0x7002);
-      mix(v | 0);
-      return;
-    case 'string':
-      mix(0x7003);
-      mixString(v);
-      return;
-    default: {
-      const [a, b] = v.fingerprint();
-      mix(a);
-      mix(b);
+      return out(v | 0, 0x7002);
+    case 'string': {
+      const [a, b] = stringHash(v);
+      return out(a, b ^ 0x7003);
     }
   }
+  let fp: [number, number];
+  if (v instanceof ModelValue) fp = ((perm?.map.get(v) ?? v) as ModelValue).fingerprint();
+  else if (perm && hasModelValues(v)) {
+    const cache = (v.permuted ??= []);
+    fp = cache[perm.index] ??= compositeHash(v, perm);
+  } else fp = v.fingerprint();
+  out(fp[0], fp[1]);
 }
 
-/** Fingerprint of a sequence of values (a state): [hi, lo] as two int32. */
-export function fingerprintValues(vs: readonly Value[]): [number, number] {
-  h1 = 0x9e3779b9;
-  h2 = 0x7f4a7c15;
-  for (let i = 0; i < vs.length; i++) mixValue(vs[i]!);
+function compositeHash(v: SetValue | FcnValue, perm: Permutation | null): [number, number] {
+  let a1 = 0;
+  let a2 = 0;
+  if (v instanceof SetValue) {
+    const elems = v.normalized().elems;
+    for (let i = 0; i < elems.length; i++) {
+      elementHash(elems[i]!, perm);
+      a1 = (a1 + o1) | 0;
+      a2 = (a2 + o2) | 0;
+    }
+    return hashComposite(4, () => {
+      mix(elems.length);
+      mix(a1);
+      mix(a2);
+    });
+  }
+  const f = v.materialize();
+  const n = f.size();
+  for (let i = 0; i < n; i++) {
+    elementHash(f.keyAt(i), perm);
+    const k1 = o1;
+    const k2 = o2;
+    elementHash(f.valAt(i), perm);
+    out(k1 ^ fmix((o1 + 0x3c6ef372) | 0), (k2 + fmix(o2 ^ 0x1f83d9ab)) | 0);
+    a1 = (a1 + o1) | 0;
+    a2 = (a2 + o2) | 0;
+  }
+  return hashComposite(5, () => {
+    mix(n);
+    mix(a1);
+    mix(a2);
+  });
+}
+
+/**
+ * Fingerprint of a sequence of values (a state): [hi, lo] as two int32; with perm, the fingerprint
+ * of the state whose model values are renamed by perm (symmetry reduction).
+ */
+export function fingerprintValues(vs: readonly Value[], perm: Permutation | null = null): [number, number] {
+  let x1 = 0x9e3779b9;
+  let x2 = 0x7f4a7c15;
+  for (let i = 0; i < vs.length; i++) {
+    elementHash(vs[i]!, perm);
+    const s1 = h1;
+    const s2 = h2;
+    h1 = x1;
+    h2 = x2;
+    mix(o1);
+    mix(o2);
+    x1 = h1;
+    x2 = h2;
+    h1 = s1;
+    h2 = s2;
+  }
+  const s1 = h1;
+  const s2 = h2;
+  h1 = x1;
+  h2 = x2;
   finish();
-  return [h1, h2];
+  const r: [number, number] = [h1, h2];
+  h1 = s1;
+  h2 = s2;
+  return r;
 }
 
 function hashComposite(tag: number, body: () => void): [number, number] {
@@ -298,6 +383,8 @@ export abstract class SetValue {
   private fp?: [number, number];
   /** Whether some model value occurs in the set (cached; see hasModelValues). */
   mv?: boolean;
+  /** Hashes under each symmetry permutation, by permutation index (cached). */
+  permuted?: [number, number][];
   abstract has(v: Value): boolean;
   abstract isFinite(): boolean;
   /** Number of elements; throws for an infinite set. */
@@ -311,14 +398,7 @@ export abstract class SetValue {
   /** A short description used in errors, in TLA+ syntax. */
   abstract describe(): string;
   fingerprint(): [number, number] {
-    if (!this.fp) {
-      const n = this.normalized();
-      this.fp = hashComposite(4, () => {
-        mix(n.elems.length);
-        for (const e of n.elems) mixValue(e);
-      });
-    }
-    return this.fp;
+    return (this.fp ??= compositeHash(this, null));
   }
   toArray(): Value[] {
     const out: Value[] = [];
@@ -496,6 +576,8 @@ export abstract class FcnValue {
   protected fp?: [number, number];
   /** Whether some model value occurs in the function (cached; see hasModelValues). */
   mv?: boolean;
+  /** Hashes under each symmetry permutation, by permutation index (cached). */
+  permuted?: [number, number][];
   /** Applies the function; `undefined` when arg is outside the domain. */
   abstract get(arg: Value): Value | undefined;
   abstract domain(): SetValue;
@@ -518,17 +600,7 @@ export abstract class ExplicitFcn extends FcnValue {
   abstract withIndex(i: number, v: Value): ExplicitFcn;
   abstract indexOf(arg: Value): number;
   override fingerprint(): [number, number] {
-    if (!this.fp) {
-      this.fp = hashComposite(5, () => {
-        const n = this.size();
-        mix(n);
-        for (let i = 0; i < n; i++) {
-          mixValue(this.keyAt(i));
-          mixValue(this.valAt(i));
-        }
-      });
-    }
-    return this.fp;
+    return (this.fp ??= compositeHash(this, null));
   }
   get(arg: Value): Value | undefined {
     const i = this.indexOf(arg);
