@@ -1,0 +1,59 @@
+/**
+ * Every key of the store, built in one place. All keys of a cell share the hash tag `{<cell>}`, so every
+ * step touches one Redis Cluster slot. Ids are validated (schema.ts) to a charset without `{`, `}`, `:`
+ * and `|`, so no two (kind, id) pairs build the same key.
+ */
+export interface CellKeys {
+  readonly cell: string;
+  /** Every key of the cell starts with it (tests clean up by it). */
+  readonly prefix: string;
+  /** Prefix of gen keys, for registerWorker's scan of the cell's sessions. */
+  readonly genPrefix: string;
+  /** Hash w, e, ph (assigned | claimed | closed): the session's generation. */
+  gen(session: string): string;
+  /** List of request ids in append order; seq = position, 1-based. */
+  log(session: string): string;
+  /** Hash requestId -> seq: makes appends idempotent. */
+  req(session: string): string;
+  /** List of input texts, parallel to log: the text of seq is at position seq. */
+  text(session: string): string;
+  /** Hash seq, w, e: the release cursor and the generation that moved it. */
+  rel(session: string): string;
+  /** Set of "<session>|<epoch>": one capacity token per generation placed on the worker. */
+  tokens(worker: string): string;
+  /** String: the worker's capacity. */
+  cap(worker: string): string;
+  /** Hash expiresAt (ms), incarnation. */
+  lease(worker: string): string;
+  /** Stream of assignments to the worker, fields s, e. */
+  stream(worker: string): string;
+  /** Set of draining workers. */
+  readonly draining: string;
+  /** Set of live sessions (assigned or claimed) of the cell. */
+  readonly sessions: string;
+}
+
+export function cellKeys(cell: string): CellKeys {
+  const prefix = `dh:{${cell}}:`;
+  return {
+    cell,
+    prefix,
+    genPrefix: `${prefix}gen:`,
+    gen: (s) => `${prefix}gen:${s}`,
+    log: (s) => `${prefix}log:${s}`,
+    req: (s) => `${prefix}req:${s}`,
+    text: (s) => `${prefix}text:${s}`,
+    rel: (s) => `${prefix}rel:${s}`,
+    tokens: (w) => `${prefix}tokens:${w}`,
+    cap: (w) => `${prefix}cap:${w}`,
+    lease: (w) => `${prefix}lease:${w}`,
+    stream: (w) => `${prefix}stream:${w}`,
+    draining: `${prefix}draining`,
+    sessions: `${prefix}sessions`,
+  };
+}
+
+/** A capacity token: one per generation (session, epoch). */
+export function tokenOf(session: string, epoch: number): string {
+  return `${session}|${epoch}`;
+}

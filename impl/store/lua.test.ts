@@ -1,0 +1,76 @@
+/** The scripts as files: one per step, each documented truly, every key in the cell's slot. */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { useStore } from '../test-support/redis.js';
+import { StoreCode, luaCodeTable } from './codes.js';
+import { expandIncludes } from './loader.js';
+import { luaDir, scripts } from './scripts.js';
+import { build } from './steps.js';
+
+const files = fs.readdirSync(luaDir).filter((f) => f.endsWith('.lua'));
+
+describe('the Lua scripts', () => {
+  it('are one per step of build, and nothing else', () => {
+    expect([...scripts().keys()].sort()).toEqual(Object.keys(build).sort());
+  });
+
+  for (const file of files) {
+    it(`${file}: its header names the spec action, every KEYS and ARGV it reads, every code it returns`, () => {
+      const source = fs.readFileSync(path.join(luaDir, file), 'utf8');
+      const header = /^--\[\[\n([\s\S]*?)\]\]\n/.exec(source)?.[1];
+      expect(header, 'a --[[ ... ]] header opens the file').toBeDefined();
+      expect(header!.replace(/\s+/g, ' ')).toMatch(/\w+(\([\w, ]*\)|\[\w\]) of spec\/DHSched\.tla/);
+      const body = expandIncludes(path.join(luaDir, file));
+      const n = Number(/-(\d+)\.lua$/.exec(file)![1]);
+      for (let i = 1; i <= n; i++) expect(header).toContain(`KEYS[${i}]`);
+      const used = (re: RegExp) => [...new Set([...body.matchAll(re)].map((m) => m[1]!))];
+      expect(used(/KEYS\[(\d+)\]/g).every((i) => Number(i) <= n)).toBe(true);
+      for (const i of used(/ARGV\[(\d+)\]/g)) expect(header).toContain(`ARGV[${i}]`);
+      for (const code of used(/Code\.([A-Z_]+)/g)) {
+        expect(luaCodeTable(), code).toContain(` ${code} = `);
+        expect(header).toContain(`Code.${code}`);
+      }
+    });
+  }
+});
+
+describe('keys', () => {
+  it('every key a step is given carries the cell’s hash tag', () => {
+    const cell = 'c1';
+    const common = { cell, session: 's1', worker: 'w1', epoch: 1, now: 0 };
+    const calls = [
+      build.registerWorker({ ...common, cap: 1, ttlMs: 1 }),
+      build.renewLease({ ...common, incarnation: 1, ttlMs: 1 }),
+      build.admitCommit({ ...common, target: 'w2', expected: { worker: 'w1', epoch: 1 } }),
+      build.claim(common),
+      build.releaseInput({ ...common, seq: 1 }),
+      build.appendInput({ ...common, requestId: 'r1', text: '' }),
+      build.teardown(common),
+      build.closeSession(common),
+      build.drain(common),
+      build.readGen(common),
+      build.readRelease({ ...common, fromSeq: 0 }),
+      build.readWorker(common),
+    ];
+    expect(calls.map((c) => c.step).sort()).toEqual(Object.keys(build).sort());
+    for (const c of calls) {
+      expect(c.keys).toHaveLength(scripts().get(c.step)!.numberOfKeys);
+      for (const k of c.keys) expect(k.startsWith('dh:{c1}:')).toBe(true);
+    }
+  });
+});
+
+describe('the status code table', () => {
+  const f = useStore();
+  it('gives each script the enum’s values, and an unknown code is an error, not nil', async () => {
+    expect(await f.redis.eval(`${luaCodeTable()}\nreturn Code.FULL`, 0)).toBe(StoreCode.FULL);
+    await expect(f.redis.eval(`${luaCodeTable()}\nreturn Code.FUL`, 0)).rejects.toThrow(
+      /unknown status code FUL/,
+    );
+    // the wrappers' own codes are not the scripts' to return
+    await expect(f.redis.eval(`${luaCodeTable()}\nreturn Code.NOT_DURABLE`, 0)).rejects.toThrow(
+      /unknown status/,
+    );
+  });
+});

@@ -1,0 +1,60 @@
+--[[
+  Admit-and-commit: Commit(d) of spec/DHSched.tla, for CreateLive, Migrate, DrainWorker moves
+  and Recovery alike.
+    - Guard on what the caller read: no generation at all (create, ARGV[3] = ''), or a live
+      generation on (src, e) (a move: the source-epoch guard). The source's lease is not
+      consulted.
+    - Admission on the target w: lease live at now, not draining, fewer tokens than its cap.
+    - Commit: gen := (w, e + 1, assigned), token (s, e + 1) added to w, the assignment
+      appended to w's stream; a create also adds s to the cell's live sessions.
+
+  KEYS[1] gen:<s>    KEYS[2] tokens:<w>    KEYS[3] cap:<w>    KEYS[4] lease:<w>
+  KEYS[5] stream:<w>    KEYS[6] draining    KEYS[7] sessions
+  ARGV[1] s    ARGV[2] w    ARGV[3] src ('' for a create)    ARGV[4] e (0 for a create)
+  ARGV[5] now (ms)
+
+  Returns the committed epoch e + 1, or
+    Code.CONFLICT         the generation is not the one read
+    Code.UNKNOWN_WORKER   w never registered
+    Code.NOT_LIVE         w's lease expired
+    Code.DRAINING         w is draining
+    Code.FULL             w holds cap tokens
+]]
+--- @include "includes/generation"
+--- @include "includes/lease"
+--- @include "includes/token"
+
+local s, w, src = ARGV[1], ARGV[2], ARGV[3]
+local e = tonumber(ARGV[4])
+
+local gen = readGeneration(KEYS[1])
+if src == '' then
+  if gen ~= nil then
+    return Code.CONFLICT
+  end
+elseif not (isLive(gen) and gen.w == src and gen.e == e) then
+  return Code.CONFLICT
+end
+
+local live = leaseLive(KEYS[4], tonumber(ARGV[5]))
+if live == nil then
+  return Code.UNKNOWN_WORKER
+end
+if not live then
+  return Code.NOT_LIVE
+end
+if redis.call('SISMEMBER', KEYS[6], w) == 1 then
+  return Code.DRAINING
+end
+if redis.call('SCARD', KEYS[2]) >= tonumber(redis.call('GET', KEYS[3])) then
+  return Code.FULL
+end
+
+local ne = e + 1
+redis.call('HSET', KEYS[1], 'w', w, 'e', ne, 'ph', 'assigned')
+redis.call('SADD', KEYS[2], tokenOf(s, ne))
+redis.call('XADD', KEYS[5], '*', 's', s, 'e', ne)
+if src == '' then
+  redis.call('SADD', KEYS[7], s)
+end
+return ne

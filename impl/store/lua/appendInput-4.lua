@@ -1,0 +1,33 @@
+--[[
+  Append an input, idempotent on the client's request id: PushText(s, r) of spec/DHSched.tla.
+    - Only while the session is live.
+    - A request id already in the log returns its seq and writes it again, unchanged: the
+      write makes a following WAIT cover the original append, even one made on another
+      connection.
+    - Otherwise the input is appended at seq = length + 1.
+
+  KEYS[1] gen:<s>    KEYS[2] log:<s>    KEYS[3] req:<s>    KEYS[4] text:<s>
+  ARGV[1] requestId    ARGV[2] text
+
+  Returns { seq, 1 if the request id was already appended else 0 }, or
+    Code.NO_SESSION   the session has no generation
+    Code.CLOSED       the session is closed
+]]
+--- @include "includes/generation"
+
+local gen = readGeneration(KEYS[1])
+if gen == nil then
+  return Code.NO_SESSION
+end
+if not isLive(gen) then
+  return Code.CLOSED
+end
+local existing = redis.call('HGET', KEYS[3], ARGV[1])
+if existing then
+  redis.call('HSET', KEYS[3], ARGV[1], existing)
+  return { tonumber(existing), 1 }
+end
+local seq = redis.call('RPUSH', KEYS[2], ARGV[1])
+redis.call('HSET', KEYS[3], ARGV[1], seq)
+redis.call('RPUSH', KEYS[4], ARGV[2])
+return { seq, 0 }

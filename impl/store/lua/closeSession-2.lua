@@ -1,0 +1,24 @@
+--[[
+  CloseLive: Close(s) of spec/DHSched.tla.
+    - gen[s].phase := closed; s leaves the cell's live sessions. Every later step on s
+      fails; the owner's runtime stops and tears down.
+
+  KEYS[1] gen:<s>    KEYS[2] sessions
+  ARGV[1] s
+
+  Returns the epoch of the closed generation, or
+    Code.NO_SESSION   the session has no generation
+    Code.CLOSED       it is already closed
+]]
+--- @include "includes/generation"
+
+local gen = readGeneration(KEYS[1])
+if gen == nil then
+  return Code.NO_SESSION
+end
+if not isLive(gen) then
+  return Code.CLOSED
+end
+redis.call('HSET', KEYS[1], 'ph', 'closed')
+redis.call('SREM', KEYS[2], ARGV[1])
+return gen.e

@@ -1,0 +1,51 @@
+/** The inputs of every store step, validated at the TypeScript boundary before anything reaches Redis. */
+import { z } from 'zod';
+
+/** Cell, session and worker ids: no `{`, `}`, `:` or `|`, which keys and tokens use as separators. */
+export const Id = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'an id is 1-64 of [A-Za-z0-9_.-]');
+export const RequestId = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/, 'a request id is 1-128 of [A-Za-z0-9_.:-]');
+export const MAX_TEXT_BYTES = 16 * 1024;
+export const Text = z
+  .string()
+  .refine((t) => Buffer.byteLength(t, 'utf8') <= MAX_TEXT_BYTES, `text is at most ${MAX_TEXT_BYTES} bytes`);
+const PositiveInt = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+export const Epoch = PositiveInt;
+export const Seq = PositiveInt;
+/** Milliseconds since the epoch; production passes Date.now(), tests a controllable clock. */
+export const Now = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
+export const TtlMs = z
+  .number()
+  .int()
+  .positive()
+  .max(24 * 3600 * 1000);
+export const Capacity = z.number().int().positive().max(1_000_000);
+
+const inCell = { cell: Id };
+
+export const RegisterWorkerInput = z.object({ ...inCell, worker: Id, cap: Capacity, now: Now, ttlMs: TtlMs });
+export const RenewLeaseInput = z.object({
+  ...inCell,
+  worker: Id,
+  incarnation: PositiveInt,
+  now: Now,
+  ttlMs: TtlMs,
+});
+export const AdmitCommitInput = z
+  .object({
+    ...inCell,
+    session: Id,
+    target: Id,
+    /** What the caller read: null for a create, the source generation for a move. */
+    expected: z.object({ worker: Id, epoch: Epoch }).nullable(),
+    now: Now,
+  })
+  .refine((i) => i.expected?.worker !== i.target, 'a move targets another worker');
+export const GenerationInput = z.object({ ...inCell, worker: Id, session: Id, epoch: Epoch });
+export const ReleaseInputInput = GenerationInput.extend({ seq: Seq });
+export const AppendInputInput = z.object({ ...inCell, session: Id, requestId: RequestId, text: Text });
+export const SessionInput = z.object({ ...inCell, session: Id });
+export const ReadReleaseInput = SessionInput.extend({ fromSeq: z.number().int().nonnegative().default(0) });
+export const WorkerInput = z.object({ ...inCell, worker: Id });
+export const ReadWorkerInput = WorkerInput.extend({ now: Now });

@@ -1,0 +1,339 @@
+/** Each store step against a real Redis: its success, and every refusal it can return. */
+import { describe, expect, it } from 'vitest';
+import { TTL, inCell, refusal } from '../test-support/cell.js';
+import { useStore } from '../test-support/redis.js';
+import { cellKeys } from './keys.js';
+import { MAX_TEXT_BYTES } from './schema.js';
+import { queueCall, readReply } from './scripts.js';
+import * as steps from './steps.js';
+
+const f = useStore();
+const T0 = 1_700_000_000_000;
+const at = () => inCell(f.store, f.cell);
+const keys = () => cellKeys(f.cell);
+const cellKeyNames = async () => (await f.redis.keys(`${keys().prefix}*`)).sort();
+
+/** w1 (and w2) registered at T0; s1 created on w1 at epoch 1. */
+async function withSession(cap = 2) {
+  const c = at();
+  await c.register('w1', cap, T0);
+  await c.register('w2', cap, T0);
+  expect(await c.create('s1', 'w1', T0)).toBe(1);
+  return c;
+}
+
+describe('registerWorker', () => {
+  it('registers a new worker as incarnation 1 with a live lease and its capacity', async () => {
+    const c = at();
+    expect(await c.register('w1', 3, T0)).toEqual({ incarnation: 1, expiresAt: T0 + TTL });
+    expect(await c.worker('w1', T0)).toEqual({
+      worker: 'w1',
+      incarnation: 1,
+      expiresAt: T0 + TTL,
+      live: true,
+      cap: 3,
+      draining: false,
+      tokens: [],
+    });
+  });
+
+  it('refuses while the lease is live (LEASE_LIVE)', async () => {
+    const c = at();
+    await c.register('w1', 1, T0);
+    expect(await refusal(c.register('w1', 1, T0 + TTL - 1))).toBe('LEASE_LIVE');
+  });
+
+  it('refuses while a live session is placed on the worker (SESSIONS_PLACED)', async () => {
+    const c = await withSession();
+    expect(await refusal(c.register('w1', 2, T0 + TTL))).toBe('SESSIONS_PLACED');
+  });
+
+  it('after expiry, starts a new incarnation: tokens and stream cleared, no longer draining', async () => {
+    const c = await withSession();
+    await c.close('s1'); // closed: no longer placed, but its token stays until teardown
+    await c.drain('w1');
+    expect((await c.worker('w1', T0)).tokens).toEqual([{ session: 's1', epoch: 1 }]);
+    expect(await c.register('w1', 4, T0 + TTL)).toEqual({ incarnation: 2, expiresAt: T0 + 2 * TTL });
+    expect(await c.worker('w1', T0 + TTL)).toMatchObject({
+      incarnation: 2,
+      cap: 4,
+      draining: false,
+      tokens: [],
+    });
+    expect(await f.redis.exists(keys().stream('w1'))).toBe(0);
+  });
+});
+
+describe('renewLease', () => {
+  it('extends a live lease', async () => {
+    const c = at();
+    await c.register('w1', 1, T0);
+    expect(await c.renew('w1', 1, T0 + 5, 20_000)).toEqual({ expiresAt: T0 + 20_005 });
+    expect((await c.worker('w1', T0 + TTL + 1)).live).toBe(true);
+  });
+
+  it('refuses an unknown worker, a superseded incarnation, and an expired lease', async () => {
+    const c = at();
+    expect(await refusal(c.renew('w1', 1, T0))).toBe('UNKNOWN_WORKER');
+    await c.register('w1', 1, T0);
+    expect(await refusal(c.renew('w1', 1, T0 + TTL))).toBe('NOT_LIVE'); // expiry is exclusive
+    await c.register('w1', 1, T0 + TTL);
+    expect(await refusal(c.renew('w1', 1, T0 + TTL + 1))).toBe('STALE_INCARNATION');
+    expect(await c.renew('w1', 2, T0 + TTL + 1)).toEqual({ expiresAt: T0 + 2 * TTL + 1 });
+  });
+});
+
+describe('admitCommit', () => {
+  it('creates: gen (w, 1, assigned), a token, an assignment on the stream, a live session', async () => {
+    const c = await withSession();
+    expect(await c.gen('s1')).toEqual({ worker: 'w1', epoch: 1, phase: 'assigned' });
+    expect((await c.worker('w1', T0)).tokens).toEqual([{ session: 's1', epoch: 1 }]);
+    const entries = await f.redis.xrange(keys().stream('w1'), '-', '+');
+    expect(entries.map(([, fields]) => fields)).toEqual([['s', 's1', 'e', '1']]);
+    expect(await f.redis.smembers(keys().sessions)).toEqual(['s1']);
+  });
+
+  it('moves from the generation read to epoch e + 1 on the target', async () => {
+    const c = await withSession();
+    await c.claim('w1', 's1', 1);
+    expect(await c.move('s1', ['w1', 1], 'w2', T0)).toBe(2);
+    expect(await c.gen('s1')).toEqual({ worker: 'w2', epoch: 2, phase: 'assigned' });
+    expect((await c.worker('w2', T0)).tokens).toEqual([{ session: 's1', epoch: 2 }]);
+    // the source keeps its token until its runtime tears down
+    expect((await c.worker('w1', T0)).tokens).toEqual([{ session: 's1', epoch: 1 }]);
+  });
+
+  it('refuses a create of an existing or closed session (CONFLICT)', async () => {
+    const c = await withSession();
+    expect(await refusal(c.create('s1', 'w2', T0))).toBe('CONFLICT');
+    await c.close('s1');
+    expect(await refusal(c.create('s1', 'w2', T0))).toBe('CONFLICT');
+  });
+
+  it('refuses a move whose source generation is not current (CONFLICT)', async () => {
+    const c = await withSession();
+    expect(await refusal(c.move('s1', ['w1', 2], 'w2', T0))).toBe('CONFLICT');
+    expect(await refusal(c.move('s1', ['w2', 1], 'w1', T0))).toBe('CONFLICT');
+    expect(await refusal(c.move('s9', ['w1', 1], 'w2', T0))).toBe('CONFLICT');
+    await c.close('s1');
+    expect(await refusal(c.move('s1', ['w1', 1], 'w2', T0))).toBe('CONFLICT');
+  });
+
+  it('checks the guard before admission: a move that lost the race is a CONFLICT even on a full target', async () => {
+    const c = await withSession(1);
+    expect(await c.create('s2', 'w2', T0)).toBe(1);
+    expect(await refusal(c.move('s1', ['w1', 1], 'w2', T0))).toBe('FULL');
+    expect(await refusal(c.move('s1', ['w1', 2], 'w2', T0))).toBe('CONFLICT');
+  });
+
+  it('refuses an unregistered, expired, draining or full target', async () => {
+    const c = await withSession(1);
+    expect(await refusal(c.create('s2', 'w9', T0))).toBe('UNKNOWN_WORKER');
+    expect(await refusal(c.create('s2', 'w2', T0 + TTL))).toBe('NOT_LIVE');
+    expect(await refusal(c.create('s2', 'w1', T0))).toBe('FULL');
+    await c.drain('w2');
+    expect(await refusal(c.create('s2', 'w2', T0))).toBe('DRAINING');
+    expect(await c.gen('s2')).toBeNull();
+  });
+
+  it('rejects invalid input before touching Redis (INVALID_INPUT)', async () => {
+    const c = await withSession();
+    const before = await cellKeyNames();
+    expect(await refusal(c.move('s1', ['w1', 1], 'w1', T0))).toBe('INVALID_INPUT');
+    expect(await refusal(c.create('s:2', 'w1', T0))).toBe('INVALID_INPUT');
+    expect(await refusal(c.create('s{2}', 'w1', T0))).toBe('INVALID_INPUT');
+    expect(await refusal(c.create('s2', 'w|1', T0))).toBe('INVALID_INPUT');
+    expect(await refusal(c.move('s1', ['w1', 0], 'w2', T0))).toBe('INVALID_INPUT');
+    expect(await refusal(c.move('s1', ['w1', 1.5], 'w2', T0))).toBe('INVALID_INPUT');
+    expect(await refusal(c.create('s2', 'w1', -1))).toBe('INVALID_INPUT');
+    const untyped = { cell: f.cell, session: 's2', target: 'w1', expected: null, now: '1' } as unknown;
+    expect(await refusal(steps.admitCommit(f.store, untyped as steps.AdmitCommitArgs))).toBe('INVALID_INPUT');
+    expect(await cellKeyNames()).toEqual(before);
+  });
+});
+
+describe('claim', () => {
+  it('claims the generation assigned to this worker', async () => {
+    const c = await withSession();
+    expect(await c.claim('w1', 's1', 1)).toBe('claimed');
+    expect(await c.gen('s1')).toEqual({ worker: 'w1', epoch: 1, phase: 'claimed' });
+  });
+
+  it('finds a superseded generation stale and frees its token', async () => {
+    const c = await withSession();
+    await c.move('s1', ['w1', 1], 'w2', T0);
+    expect(await c.claim('w1', 's1', 1)).toBe('stale');
+    expect((await c.worker('w1', T0)).tokens).toEqual([]);
+    expect(await c.gen('s1')).toEqual({ worker: 'w2', epoch: 2, phase: 'assigned' });
+  });
+
+  it('finds stale a generation already claimed, closed, or never committed', async () => {
+    const c = await withSession();
+    await c.claim('w1', 's1', 1);
+    expect(await c.claim('w1', 's1', 1)).toBe('stale');
+    expect(await c.claim('w2', 's1', 1)).toBe('stale');
+    expect(await c.claim('w1', 's9', 1)).toBe('stale');
+    await c.close('s1');
+    expect(await c.gen('s1')).toEqual({ worker: 'w1', epoch: 1, phase: 'closed' });
+  });
+});
+
+describe('releaseInput', () => {
+  async function claimed() {
+    const c = await withSession();
+    await c.claim('w1', 's1', 1);
+    await c.append('s1', 'r1', 'hello');
+    await c.append('s1', 'r2', 'world');
+    return c;
+  }
+
+  it('releases inputs in order to the current claimed generation and moves the cursor', async () => {
+    const c = await claimed();
+    expect(await c.release('w1', 's1', 1, 1)).toEqual({ seq: 1, requestId: 'r1', text: 'hello' });
+    expect(await c.release('w1', 's1', 1, 2)).toEqual({ seq: 2, requestId: 'r2', text: 'world' });
+    expect(await f.redis.hgetall(keys().rel('s1'))).toEqual({ seq: '2', w: 'w1', e: '1' });
+  });
+
+  it('refuses a release out of order, or twice (LOST_AUTHORITY)', async () => {
+    const c = await claimed();
+    expect(await refusal(c.release('w1', 's1', 1, 2))).toBe('LOST_AUTHORITY');
+    await c.release('w1', 's1', 1, 1);
+    expect(await refusal(c.release('w1', 's1', 1, 1))).toBe('LOST_AUTHORITY');
+  });
+
+  it('refuses any generation but the current claimed one (LOST_AUTHORITY)', async () => {
+    const c = await withSession();
+    await c.append('s1', 'r1');
+    expect(await refusal(c.release('w1', 's1', 1, 1))).toBe('LOST_AUTHORITY'); // assigned, not claimed
+    await c.claim('w1', 's1', 1);
+    expect(await refusal(c.release('w1', 's1', 2, 1))).toBe('LOST_AUTHORITY');
+    expect(await refusal(c.release('w2', 's1', 1, 1))).toBe('LOST_AUTHORITY');
+    expect(await refusal(c.release('w1', 's9', 1, 1))).toBe('LOST_AUTHORITY');
+    await c.close('s1');
+    expect(await refusal(c.release('w1', 's1', 1, 1))).toBe('LOST_AUTHORITY');
+    expect((await c.released('s1')).seq).toBe(0);
+  });
+
+  it('reports NO_INPUT when the generation is current but nothing is appended at seq', async () => {
+    const c = await claimed();
+    await c.release('w1', 's1', 1, 1);
+    await c.release('w1', 's1', 1, 2);
+    expect(await refusal(c.release('w1', 's1', 1, 3))).toBe('NO_INPUT');
+    expect((await c.released('s1')).seq).toBe(2);
+  });
+});
+
+describe('appendInput', () => {
+  it('appends at seq = length + 1', async () => {
+    const c = await withSession();
+    expect(await c.append('s1', 'r1')).toEqual({ seq: 1, duplicate: false });
+    expect(await c.append('s1', 'r2')).toEqual({ seq: 2, duplicate: false });
+    expect(await f.redis.lrange(keys().log('s1'), 0, -1)).toEqual(['r1', 'r2']);
+  });
+
+  it('is idempotent on the request id: a retry returns the first seq and appends nothing', async () => {
+    const c = await withSession();
+    await c.append('s1', 'r1', 'first');
+    await c.append('s1', 'r2');
+    expect(await c.append('s1', 'r1', 'retried')).toEqual({ seq: 1, duplicate: true });
+    expect(await f.redis.lrange(keys().log('s1'), 0, -1)).toEqual(['r1', 'r2']);
+    expect(await f.redis.lrange(keys().text('s1'), 0, -1)).toEqual(['first', 'text of r2']);
+  });
+
+  it('refuses an unknown (NO_SESSION) or closed (CLOSED) session', async () => {
+    const c = await withSession();
+    expect(await refusal(c.append('s9', 'r1'))).toBe('NO_SESSION');
+    await c.close('s1');
+    expect(await refusal(c.append('s1', 'r1'))).toBe('CLOSED');
+    expect(await f.redis.exists(keys().log('s1'), keys().log('s9'))).toBe(0);
+  });
+
+  it('rejects oversized text and malformed request ids (INVALID_INPUT)', async () => {
+    const c = await withSession();
+    expect(await c.append('s1', 'big', 'é'.repeat(MAX_TEXT_BYTES / 2))).toEqual({ seq: 1, duplicate: false });
+    expect(await refusal(c.append('s1', 'bigger', 'é'.repeat(MAX_TEXT_BYTES / 2) + 'x'))).toBe(
+      'INVALID_INPUT',
+    );
+    expect(await refusal(c.append('s1', 'r 1'))).toBe('INVALID_INPUT');
+    expect(await refusal(c.append('s1', ''))).toBe('INVALID_INPUT');
+    expect(await refusal(c.append('s1', 'r'.repeat(129)))).toBe('INVALID_INPUT');
+    expect(await f.redis.llen(keys().log('s1'))).toBe(1);
+  });
+});
+
+describe('teardown, closeSession, drain', () => {
+  it('teardown frees the generation token once', async () => {
+    const c = await withSession();
+    expect(await c.teardown('w1', 's1', 1)).toBe(true);
+    expect(await c.teardown('w1', 's1', 1)).toBe(false);
+    expect((await c.worker('w1', T0)).tokens).toEqual([]);
+  });
+
+  it('closeSession closes a live session once; it leaves the live sessions', async () => {
+    const c = await withSession();
+    expect(await c.close('s1')).toBe(1);
+    expect(await c.gen('s1')).toEqual({ worker: 'w1', epoch: 1, phase: 'closed' });
+    expect(await f.redis.smembers(keys().sessions)).toEqual([]);
+    expect(await refusal(c.close('s1'))).toBe('CLOSED');
+    expect(await refusal(c.close('s9'))).toBe('NO_SESSION');
+  });
+
+  it('drain marks a registered worker draining, idempotently', async () => {
+    const c = at();
+    expect(await refusal(c.drain('w1'))).toBe('UNKNOWN_WORKER');
+    await c.register('w1', 1, T0);
+    expect(await c.drain('w1')).toBe(true);
+    expect(await c.drain('w1')).toBe(false);
+    expect((await c.worker('w1', T0)).draining).toBe(true);
+  });
+});
+
+describe('reads', () => {
+  it('readGen returns null for a session without a generation', async () => {
+    expect(await at().gen('s1')).toBeNull();
+  });
+
+  it('readRelease returns the cursor, who moved it, and the inputs up to it', async () => {
+    const c = await withSession();
+    expect(await c.released('s1')).toEqual({ seq: 0, by: null, entries: [] });
+    await c.claim('w1', 's1', 1);
+    for (const r of ['r1', 'r2', 'r3']) await c.append('s1', r);
+    await c.release('w1', 's1', 1, 1);
+    await c.release('w1', 's1', 1, 2);
+    expect(await c.released('s1')).toEqual({
+      seq: 2,
+      by: { worker: 'w1', epoch: 1 },
+      entries: [
+        { seq: 1, requestId: 'r1', text: 'text of r1' },
+        { seq: 2, requestId: 'r2', text: 'text of r2' },
+      ],
+    });
+    expect((await c.released('s1', 1)).entries).toEqual([{ seq: 2, requestId: 'r2', text: 'text of r2' }]);
+    expect((await c.released('s1', 5)).entries).toEqual([]);
+  });
+
+  it('readWorker refuses an unknown worker and reports an expired lease', async () => {
+    const c = at();
+    expect(await refusal(c.worker('w1', T0))).toBe('UNKNOWN_WORKER');
+    await c.register('w1', 1, T0);
+    expect((await c.worker('w1', T0 + TTL)).live).toBe(false);
+  });
+});
+
+describe('the runner', () => {
+  it('queues built calls on a pipeline; readReply turns each reply into its result or refusal', async () => {
+    const c = await withSession();
+    const calls = [
+      steps.build.appendInput({ cell: f.cell, session: 's1', requestId: 'r1', text: 'a' }),
+      steps.build.appendInput({ cell: f.cell, session: 's9', requestId: 'r1', text: 'a' }),
+      steps.build.appendInput({ cell: f.cell, session: 's1', requestId: 'r2', text: 'b' }),
+    ];
+    const p = f.redis.pipeline();
+    for (const call of calls) queueCall(p, call);
+    const replies = (await p.exec())!.map(([err, reply]) => (err ? err : reply));
+    expect(readReply(calls[0]!, replies[0])).toEqual([1, 0]);
+    expect(() => readReply(calls[1]!, replies[1])).toThrow('appendInput: NO_SESSION');
+    expect(readReply(calls[2]!, replies[2])).toEqual([2, 0]);
+    expect((await c.released('s1')).seq).toBe(0);
+  });
+});

@@ -1,0 +1,330 @@
+/**
+ * One typed function per store step. Each validates its input, builds KEYS and ARGV (`build`, usable on
+ * its own with a pipeline), runs the step's Lua script, and turns a refusal into a StoreError. With
+ * `waitReplicas` > 0 a mutating step is acknowledged only once that many replicas have it (Redis WAIT,
+ * sent in the same round trip): the spec's StoreMode "wait".
+ */
+import { z } from 'zod';
+import { StoreCode, storeError } from './codes.js';
+import { cellKeys } from './keys.js';
+import {
+  AdmitCommitInput,
+  AppendInputInput,
+  GenerationInput,
+  ReadReleaseInput,
+  ReadWorkerInput,
+  RegisterWorkerInput,
+  ReleaseInputInput,
+  RenewLeaseInput,
+  SessionInput,
+  WorkerInput,
+} from './schema.js';
+import {
+  type RedisClient,
+  type ScriptCall,
+  defineScripts,
+  queueCall,
+  readReply,
+  runCall,
+} from './scripts.js';
+
+export interface StoreOptions {
+  /** Replicas that must acknowledge each mutating step (Redis WAIT); 0 acknowledges at once. */
+  waitReplicas?: number;
+  /** How long WAIT waits for them. */
+  waitTimeoutMs?: number;
+}
+
+export interface Store {
+  readonly redis: RedisClient;
+  readonly waitReplicas: number;
+  readonly waitTimeoutMs: number;
+}
+
+export function openStore(redis: RedisClient, options: StoreOptions = {}): Store {
+  const o = z
+    .object({
+      waitReplicas: z.number().int().nonnegative().default(0),
+      waitTimeoutMs: z.number().int().positive().default(1000),
+    })
+    .parse(options);
+  defineScripts(redis);
+  return { redis, ...o };
+}
+
+export type Phase = 'assigned' | 'claimed' | 'closed';
+export interface Generation {
+  worker: string;
+  epoch: number;
+  phase: Phase;
+}
+export interface Input {
+  seq: number;
+  requestId: string;
+  text: string;
+}
+export interface Release {
+  /** The release cursor: the highest seq released, 0 before any. */
+  seq: number;
+  /** The generation that released it; null before any release. */
+  by: { worker: string; epoch: number } | null;
+  /** Inputs fromSeq + 1 .. seq, in order. */
+  entries: Input[];
+}
+export interface WorkerState {
+  worker: string;
+  incarnation: number;
+  expiresAt: number;
+  live: boolean;
+  cap: number;
+  draining: boolean;
+  /** The generations holding a capacity token on the worker. */
+  tokens: { session: string; epoch: number }[];
+}
+
+export type RegisterWorkerArgs = z.input<typeof RegisterWorkerInput>;
+export type RenewLeaseArgs = z.input<typeof RenewLeaseInput>;
+export type AdmitCommitArgs = z.input<typeof AdmitCommitInput>;
+export type GenerationArgs = z.input<typeof GenerationInput>;
+export type ReleaseInputArgs = z.input<typeof ReleaseInputInput>;
+export type AppendInputArgs = z.input<typeof AppendInputInput>;
+export type SessionArgs = z.input<typeof SessionInput>;
+export type ReadReleaseArgs = z.input<typeof ReadReleaseInput>;
+export type WorkerArgs = z.input<typeof WorkerInput>;
+export type ReadWorkerArgs = z.input<typeof ReadWorkerInput>;
+
+const Int = z.number().int();
+const Str = z.string();
+const Bit = z.union([z.literal(0), z.literal(1)]);
+
+function call<T>(
+  step: ScriptCall<T>['step'],
+  keys: string[],
+  args: (string | number)[],
+  reply: z.ZodType<T>,
+) {
+  return { step, keys, args, parse: (r: unknown) => reply.parse(r) } satisfies ScriptCall<T>;
+}
+
+function validate<S extends z.ZodTypeAny>(schema: S, input: unknown, step: string): z.output<S> {
+  const r = schema.safeParse(input);
+  if (!r.success) {
+    const detail = r.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ');
+    throw storeError(StoreCode.INVALID_INPUT, step, detail);
+  }
+  return r.data;
+}
+
+/** KEYS and ARGV of each step, from validated input. */
+export const build = {
+  registerWorker(i: z.output<typeof RegisterWorkerInput>) {
+    const k = cellKeys(i.cell);
+    return call(
+      'registerWorker',
+      [k.lease(i.worker), k.cap(i.worker), k.tokens(i.worker), k.stream(i.worker), k.draining, k.sessions],
+      [i.worker, i.cap, i.now, i.ttlMs, k.genPrefix],
+      Int.positive(),
+    );
+  },
+  renewLease(i: z.output<typeof RenewLeaseInput>) {
+    const k = cellKeys(i.cell);
+    return call('renewLease', [k.lease(i.worker)], [i.incarnation, i.now, i.ttlMs], Int);
+  },
+  admitCommit(i: z.output<typeof AdmitCommitInput>) {
+    const k = cellKeys(i.cell);
+    const w = i.target;
+    return call(
+      'admitCommit',
+      [k.gen(i.session), k.tokens(w), k.cap(w), k.lease(w), k.stream(w), k.draining, k.sessions],
+      [i.session, w, i.expected?.worker ?? '', i.expected?.epoch ?? 0, i.now],
+      Int.positive(),
+    );
+  },
+  claim(i: z.output<typeof GenerationInput>) {
+    const k = cellKeys(i.cell);
+    return call('claim', [k.gen(i.session), k.tokens(i.worker)], [i.session, i.worker, i.epoch], Bit);
+  },
+  releaseInput(i: z.output<typeof ReleaseInputInput>) {
+    const k = cellKeys(i.cell);
+    return call(
+      'releaseInput',
+      [k.gen(i.session), k.rel(i.session), k.log(i.session), k.text(i.session)],
+      [i.worker, i.epoch, i.seq],
+      z.tuple([Str, Str]),
+    );
+  },
+  appendInput(i: z.output<typeof AppendInputInput>) {
+    const k = cellKeys(i.cell);
+    return call(
+      'appendInput',
+      [k.gen(i.session), k.log(i.session), k.req(i.session), k.text(i.session)],
+      [i.requestId, i.text],
+      z.tuple([Int.positive(), Bit]),
+    );
+  },
+  teardown(i: z.output<typeof GenerationInput>) {
+    const k = cellKeys(i.cell);
+    return call('teardown', [k.tokens(i.worker)], [i.session, i.epoch], Bit);
+  },
+  closeSession(i: z.output<typeof SessionInput>) {
+    const k = cellKeys(i.cell);
+    return call('closeSession', [k.gen(i.session), k.sessions], [i.session], Int.positive());
+  },
+  drain(i: z.output<typeof WorkerInput>) {
+    const k = cellKeys(i.cell);
+    return call('drain', [k.lease(i.worker), k.draining], [i.worker], Bit);
+  },
+  readGen(i: z.output<typeof SessionInput>) {
+    const k = cellKeys(i.cell);
+    return call(
+      'readGen',
+      [k.gen(i.session)],
+      [],
+      z.tuple([Str, Int.positive(), z.enum(['assigned', 'claimed', 'closed'])]),
+    );
+  },
+  readRelease(i: z.output<typeof ReadReleaseInput>) {
+    const k = cellKeys(i.cell);
+    return call(
+      'readRelease',
+      [k.rel(i.session), k.log(i.session), k.text(i.session)],
+      [i.fromSeq],
+      z.tuple([Int.nonnegative(), Str, Int.nonnegative(), z.array(Str), z.array(Str)]),
+    );
+  },
+  readWorker(i: z.output<typeof ReadWorkerInput>) {
+    const k = cellKeys(i.cell);
+    return call(
+      'readWorker',
+      [k.lease(i.worker), k.cap(i.worker), k.tokens(i.worker), k.draining],
+      [i.worker, i.now],
+      z.tuple([Int.positive(), Int, Bit, Int.positive(), Bit, z.array(Str)]),
+    );
+  },
+};
+
+/** Runs a step in one round trip. */
+async function send<T>(store: Store, c: ScriptCall<T>): Promise<T> {
+  return readReply(c, await runCall(store.redis, c));
+}
+
+/** Runs a mutating step; with waitReplicas > 0, WAIT rides in the same round trip. */
+async function write<T>(store: Store, c: ScriptCall<T>): Promise<T> {
+  if (store.waitReplicas === 0) return send(store, c);
+  const p = store.redis.pipeline();
+  queueCall(p, c);
+  p.wait(store.waitReplicas, store.waitTimeoutMs);
+  const [[scriptErr, reply], [waitErr, acked]] = (await p.exec()) as [
+    [Error | null, unknown],
+    [Error | null, unknown],
+  ];
+  if (scriptErr) throw scriptErr;
+  const result = readReply(c, reply);
+  if (waitErr) throw waitErr;
+  if (typeof acked !== 'number' || acked < store.waitReplicas) {
+    throw storeError(StoreCode.NOT_DURABLE, c.step, `${String(acked)} of ${store.waitReplicas} replicas`);
+  }
+  return result;
+}
+
+/** Register(w): a new incarnation of the worker; returns it and when its lease expires. */
+export async function registerWorker(
+  store: Store,
+  args: RegisterWorkerArgs,
+): Promise<{ incarnation: number; expiresAt: number }> {
+  const i = validate(RegisterWorkerInput, args, 'registerWorker');
+  const incarnation = await write(store, build.registerWorker(i));
+  return { incarnation, expiresAt: i.now + i.ttlMs };
+}
+
+/** Keeps one incarnation's lease live; returns the new expiry. */
+export async function renewLease(store: Store, args: RenewLeaseArgs): Promise<{ expiresAt: number }> {
+  const i = validate(RenewLeaseInput, args, 'renewLease');
+  return { expiresAt: await write(store, build.renewLease(i)) };
+}
+
+/** Commit(d): admit on the target and commit the next generation; returns its epoch. */
+export async function admitCommit(store: Store, args: AdmitCommitArgs): Promise<{ epoch: number }> {
+  const i = validate(AdmitCommitInput, args, 'admitCommit');
+  return { epoch: await write(store, build.admitCommit(i)) };
+}
+
+/** Claim(w, s, e): 'claimed' starts the runtime; 'stale' means its token was freed and nothing starts. */
+export async function claim(store: Store, args: GenerationArgs): Promise<'claimed' | 'stale'> {
+  const i = validate(GenerationInput, args, 'claim');
+  return (await write(store, build.claim(i))) === 1 ? 'claimed' : 'stale';
+}
+
+/** ReleaseInput(w, s, e): revalidate and release input seq; LOST_AUTHORITY means stop the runtime. */
+export async function releaseInput(store: Store, args: ReleaseInputArgs): Promise<Input> {
+  const i = validate(ReleaseInputInput, args, 'releaseInput');
+  const [requestId, text] = await write(store, build.releaseInput(i));
+  return { seq: i.seq, requestId, text };
+}
+
+/** PushText(s, r): append once per request id; a retry returns the first seq. */
+export async function appendInput(
+  store: Store,
+  args: AppendInputArgs,
+): Promise<{ seq: number; duplicate: boolean }> {
+  const i = validate(AppendInputInput, args, 'appendInput');
+  const [seq, duplicate] = await write(store, build.appendInput(i));
+  return { seq, duplicate: duplicate === 1 };
+}
+
+/** Teardown(w, s, e): free the stopped runtime's token; false if it was already free. */
+export async function teardown(store: Store, args: GenerationArgs): Promise<{ freed: boolean }> {
+  const i = validate(GenerationInput, args, 'teardown');
+  return { freed: (await write(store, build.teardown(i))) === 1 };
+}
+
+/** Close(s): returns the epoch of the generation closed. */
+export async function closeSession(store: Store, args: SessionArgs): Promise<{ epoch: number }> {
+  const i = validate(SessionInput, args, 'closeSession');
+  return { epoch: await write(store, build.closeSession(i)) };
+}
+
+/** Drain(w): no new placements on w until it registers again; false if it already was draining. */
+export async function drain(store: Store, args: WorkerArgs): Promise<{ started: boolean }> {
+  const i = validate(WorkerInput, args, 'drain');
+  return { started: (await write(store, build.drain(i))) === 1 };
+}
+
+/** gen[s], or null when the session has none. */
+export async function readGen(store: Store, args: SessionArgs): Promise<Generation | null> {
+  const i = validate(SessionInput, args, 'readGen');
+  const c = build.readGen(i);
+  const reply = await runCall(store.redis, c);
+  if (reply === StoreCode.NO_SESSION) return null;
+  const [worker, epoch, phase] = readReply(c, reply);
+  return { worker, epoch, phase };
+}
+
+/** Reconstruct: the release cursor and the inputs up to it. */
+export async function readRelease(store: Store, args: ReadReleaseArgs): Promise<Release> {
+  const i = validate(ReadReleaseInput, args, 'readRelease');
+  const [seq, worker, epoch, ids, texts] = await send(store, build.readRelease(i));
+  return {
+    seq,
+    by: worker === '' ? null : { worker, epoch },
+    entries: ids.map((requestId, k) => ({ seq: i.fromSeq + k + 1, requestId, text: texts[k]! })),
+  };
+}
+
+/** The worker as the store has it at `now`. */
+export async function readWorker(store: Store, args: ReadWorkerArgs): Promise<WorkerState> {
+  const i = validate(ReadWorkerInput, args, 'readWorker');
+  const [incarnation, expiresAt, live, cap, draining, tokens] = await send(store, build.readWorker(i));
+  return {
+    worker: i.worker,
+    incarnation,
+    expiresAt,
+    live: live === 1,
+    cap,
+    draining: draining === 1,
+    tokens: tokens.map((t) => {
+      const bar = t.lastIndexOf('|');
+      return { session: t.slice(0, bar), epoch: Number(t.slice(bar + 1)) };
+    }),
+  };
+}
