@@ -13,14 +13,12 @@
     Code.NO_SESSION   the session has no generation
     Code.CLOSED       the session is closed
 ]]
---- @include "includes/generation"
+--- @include "includes/live"
 
 local gen = readGeneration(KEYS[1])
-if gen == nil then
-  return Code.NO_SESSION
-end
-if not isLive(gen) then
-  return Code.CLOSED
+local refused = notLive(gen)
+if refused then
+  return refused
 end
 local existing = redis.call('HGET', KEYS[3], ARGV[1])
 if existing then

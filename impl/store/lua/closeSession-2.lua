@@ -10,14 +10,12 @@
     Code.NO_SESSION   the session has no generation
     Code.CLOSED       it is already closed
 ]]
---- @include "includes/generation"
+--- @include "includes/live"
 
 local gen = readGeneration(KEYS[1])
-if gen == nil then
-  return Code.NO_SESSION
-end
-if not isLive(gen) then
-  return Code.CLOSED
+local refused = notLive(gen)
+if refused then
+  return refused
 end
 redis.call('HSET', KEYS[1], 'ph', 'closed')
 redis.call('SREM', KEYS[2], ARGV[1])
