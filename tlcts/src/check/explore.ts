@@ -261,19 +261,7 @@ export class Explorer {
       }
       this.level = 0;
       if (!inModel || fresh) {
-        for (const inv of m.invariants) {
-          if (!inv.check(s)) {
-            throw new Stop({
-              verdict: 'invariant violated',
-              exitCode: 12,
-              violated: inv.name,
-              message: `Invariant ${inv.name} is violated by the initial state:`,
-              ...nullStats,
-              traceTo: -1,
-              extra: { state: s },
-            });
-          }
-        }
+        this.checkInvariants(s, -1);
         for (const p of m.impliedInits) {
           if (!p.check(s)) {
             throw new Stop({
@@ -290,6 +278,23 @@ export class Explorer {
         }
       }
     });
+  }
+
+  /** Stops at the first invariant (in cfg order) that state violates; from is its predecessor, -1 for an initial state. */
+  private checkInvariants(state: Value[], from: number): void {
+    for (const inv of this.model.invariants) {
+      if (inv.check(state)) continue;
+      const initial = from < 0;
+      throw new Stop({
+        verdict: 'invariant violated',
+        exitCode: 12,
+        violated: inv.name,
+        message: `Invariant ${inv.name} is violated${initial ? ' by the initial state:' : '.'}`,
+        ...(initial ? nullStats : {}),
+        traceTo: from,
+        extra: { state },
+      });
+    }
   }
 
   private record(parent: number, hi: number, lo: number): void {
@@ -352,20 +357,7 @@ export class Explorer {
           }
           if (onEdge) onEdge(item.id, id, label!);
         }
-        if (!inModel || fresh) {
-          for (const inv of m.invariants) {
-            if (!inv.check(succ)) {
-              throw new Stop({
-                verdict: 'invariant violated',
-                exitCode: 12,
-                violated: inv.name,
-                message: `Invariant ${inv.name} is violated.`,
-                traceTo: item.id,
-                extra: { state: succ },
-              });
-            }
-          }
-        }
+        if (!inModel || fresh) this.checkInvariants(succ, item.id);
         for (const p of m.impliedActions) {
           if (!p.check(s, succ)) {
             throw new Stop({
