@@ -7,8 +7,13 @@ export interface CellKeys {
   readonly cell: string;
   /** Every key of the cell starts with it (tests clean up by it). */
   readonly prefix: string;
-  /** Prefix of gen keys, for registerWorker's scan of the cell's sessions. */
+  /** Prefix of gen keys, for the scripts that read the generations of a set of sessions. */
   readonly genPrefix: string;
+  /** Prefix of placed keys, for closeSession, which learns the owner only from gen. */
+  readonly placedPrefix: string;
+  /** Prefix of stream keys, for appendInput, which learns the owner only from gen. */
+  readonly streamPrefix: string;
+  /** Prefix of the per-worker keys read by readLoadView: lease, cap, tokens, placed, load. */
   /** Hash w, e, ph (assigned | claimed | closed): the session's generation. */
   gen(session: string): string;
   /** List of request ids in append order; seq = position, 1-based. */
@@ -23,10 +28,16 @@ export interface CellKeys {
   tokens(worker: string): string;
   /** String: the worker's capacity. */
   cap(worker: string): string;
-  /** Hash expiresAt (ms), incarnation. */
+  /** Hash expiresAt (ms), incarnation, addr (the worker's RPC endpoint). */
   lease(worker: string): string;
-  /** Stream of assignments to the worker, fields s, e. */
+  /** Stream of work for the worker: assignments (fields s, e) and appended inputs (fields s, q). */
   stream(worker: string): string;
+  /** Set of the live sessions whose generation names the worker. */
+  placed(worker: string): string;
+  /** Hash of the figures the worker publishes (advisory): runtimes, queued, at. */
+  load(worker: string): string;
+  /** Set of every worker that ever registered in the cell. */
+  readonly workers: string;
   /** Set of draining workers. */
   readonly draining: string;
   /** Set of live sessions (assigned or claimed) of the cell. */
@@ -39,6 +50,8 @@ export function cellKeys(cell: string): CellKeys {
     cell,
     prefix,
     genPrefix: `${prefix}gen:`,
+    placedPrefix: `${prefix}placed:`,
+    streamPrefix: `${prefix}stream:`,
     gen: (s) => `${prefix}gen:${s}`,
     log: (s) => `${prefix}log:${s}`,
     req: (s) => `${prefix}req:${s}`,
@@ -48,6 +61,9 @@ export function cellKeys(cell: string): CellKeys {
     cap: (w) => `${prefix}cap:${w}`,
     lease: (w) => `${prefix}lease:${w}`,
     stream: (w) => `${prefix}stream:${w}`,
+    placed: (w) => `${prefix}placed:${w}`,
+    load: (w) => `${prefix}load:${w}`,
+    workers: `${prefix}workers`,
     draining: `${prefix}draining`,
     sessions: `${prefix}sessions`,
   };

@@ -40,11 +40,11 @@ describe('keys', () => {
     const cell = 'c1';
     const common = { cell, session: 's1', worker: 'w1', epoch: 1, now: 0 };
     const calls = [
-      build.registerWorker({ ...common, cap: 1, ttlMs: 1 }),
+      build.registerWorker({ ...common, cap: 1, ttlMs: 1, addr: '127.0.0.1:1' }),
       build.renewLease({ ...common, incarnation: 1, ttlMs: 1 }),
       build.admitCommit({ ...common, target: 'w2', expected: { worker: 'w1', epoch: 1 } }),
-      build.claim(common),
-      build.releaseInput({ ...common, seq: 1 }),
+      build.claim(common, 'dhsched'),
+      build.releaseInput({ ...common, seq: 1 }, 'dhsched'),
       build.appendInput({ ...common, requestId: 'r1', text: '' }),
       build.teardown(common),
       build.closeSession(common),
@@ -52,11 +52,19 @@ describe('keys', () => {
       build.readGen(common),
       build.readRelease({ ...common, fromSeq: 0 }),
       build.readWorker(common),
+      build.publishLoad({ ...common, incarnation: 1, runtimes: 0, queued: 0 }),
+      build.ackStream({ ...common, id: '1-0' }),
+      build.readLoadView(common),
+      build.readPlaced(common),
+      build.readSessions({ ...common, cursor: '0', count: 10 }),
     ];
     expect(calls.map((c) => c.step).sort()).toEqual(Object.keys(build).sort());
     for (const c of calls) {
       expect(c.keys).toHaveLength(scripts().get(c.step)!.numberOfKeys);
       for (const k of c.keys) expect(k.startsWith('dh:{c1}:')).toBe(true);
+      // key prefixes passed as arguments (scripts that learn a key from a stored value) too
+      for (const a of c.args)
+        if (typeof a === 'string' && a.startsWith('dh:')) expect(a).toMatch(/^dh:\{c1\}:/);
     }
   });
 });

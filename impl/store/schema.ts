@@ -22,9 +22,43 @@ export const TtlMs = z
   .max(24 * 3600 * 1000);
 export const Capacity = z.number().int().positive().max(1_000_000);
 
+/** DHSched, or one of the three unsafe baselines of the spec's constant Protocol (comparisons only). */
+export const Protocol = z.enum(['dhsched', 'assignment_time', 'claim_only', 'workerid_only']);
+export type Protocol = z.infer<typeof Protocol>;
+/** A worker's RPC endpoint, host:port; empty when it serves no RPC (tests driving the store alone). */
+export const Addr = z
+  .string()
+  .regex(/^([A-Za-z0-9.-]+|\[[0-9A-Fa-f:]+\]):[0-9]{1,5}$|^$/, 'an address is host:port');
+/** A stream entry id, as Redis writes it. */
+export const StreamId = z.string().regex(/^[0-9]+-[0-9]+$/, 'a stream id is <ms>-<n>');
+
 const inCell = { cell: Id };
 
-export const RegisterWorkerInput = z.object({ ...inCell, worker: Id, cap: Capacity, now: Now, ttlMs: TtlMs });
+export const RegisterWorkerInput = z.object({
+  ...inCell,
+  worker: Id,
+  cap: Capacity,
+  now: Now,
+  ttlMs: TtlMs,
+  addr: Addr.default(''),
+});
+export const PublishLoadInput = z.object({
+  ...inCell,
+  worker: Id,
+  incarnation: z.number().int().positive(),
+  runtimes: z.number().int().nonnegative(),
+  queued: z.number().int().nonnegative(),
+  now: Now,
+});
+export const AckStreamInput = z.object({ ...inCell, worker: Id, id: StreamId });
+export const ReadSessionsInput = z.object({
+  ...inCell,
+  cursor: z
+    .string()
+    .regex(/^[0-9]+$/, 'a cursor is a number')
+    .default('0'),
+  count: z.number().int().positive().max(10_000).default(100),
+});
 export const RenewLeaseInput = z.object({
   ...inCell,
   worker: Id,
@@ -49,3 +83,4 @@ export const SessionInput = z.object({ ...inCell, session: Id });
 export const ReadReleaseInput = SessionInput.extend({ fromSeq: z.number().int().nonnegative().default(0) });
 export const WorkerInput = z.object({ ...inCell, worker: Id });
 export const ReadWorkerInput = WorkerInput.extend({ now: Now });
+export const ReadLoadViewInput = z.object({ ...inCell, now: Now });

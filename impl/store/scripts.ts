@@ -26,7 +26,12 @@ export type Step =
   | 'drain'
   | 'readGen'
   | 'readRelease'
-  | 'readWorker';
+  | 'readWorker'
+  | 'publishLoad'
+  | 'ackStream'
+  | 'readLoadView'
+  | 'readPlaced'
+  | 'readSessions';
 
 /** A step with its KEYS and ARGV, ready to send; `parse` reads a non-negative reply. */
 export interface ScriptCall<T> {

@@ -29,6 +29,7 @@ describe('registerWorker', () => {
     expect(await c.worker('w1', T0)).toEqual({
       worker: 'w1',
       incarnation: 1,
+      addr: '',
       expiresAt: T0 + TTL,
       live: true,
       cap: 3,
@@ -167,10 +168,17 @@ describe('claim', () => {
     expect(await c.gen('s1')).toEqual({ worker: 'w2', epoch: 2, phase: 'assigned' });
   });
 
-  it('finds stale a generation already claimed, closed, or never committed', async () => {
+  it('claims again on a retry, keeping the token: a lost reply must not free a live slot', async () => {
+    const c = await withSession();
+    expect(await c.claim('w1', 's1', 1)).toBe('claimed');
+    expect(await c.claim('w1', 's1', 1)).toBe('claimed');
+    expect((await c.worker('w1', T0)).tokens).toEqual([{ session: 's1', epoch: 1 }]);
+    expect(await c.gen('s1')).toEqual({ worker: 'w1', epoch: 1, phase: 'claimed' });
+  });
+
+  it('finds stale a generation of another worker, closed, or never committed', async () => {
     const c = await withSession();
     await c.claim('w1', 's1', 1);
-    expect(await c.claim('w1', 's1', 1)).toBe('stale');
     expect(await c.claim('w2', 's1', 1)).toBe('stale');
     expect(await c.claim('w1', 's9', 1)).toBe('stale');
     await c.close('s1');

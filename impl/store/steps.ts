@@ -8,10 +8,15 @@ import { z } from 'zod';
 import { StoreCode, storeError } from './codes.js';
 import { cellKeys } from './keys.js';
 import {
+  AckStreamInput,
   AdmitCommitInput,
   AppendInputInput,
   GenerationInput,
+  Protocol,
+  PublishLoadInput,
+  ReadLoadViewInput,
   ReadReleaseInput,
+  ReadSessionsInput,
   ReadWorkerInput,
   RegisterWorkerInput,
   ReleaseInputInput,
@@ -33,12 +38,15 @@ export interface StoreOptions {
   waitReplicas?: number;
   /** How long WAIT waits for them. */
   waitTimeoutMs?: number;
+  /** 'dhsched', or an unsafe baseline for comparisons (claim and releaseInput check less). */
+  protocol?: Protocol;
 }
 
 export interface Store {
   readonly redis: RedisClient;
   readonly waitReplicas: number;
   readonly waitTimeoutMs: number;
+  readonly protocol: Protocol;
 }
 
 export function openStore(redis: RedisClient, options: StoreOptions = {}): Store {
@@ -46,6 +54,7 @@ export function openStore(redis: RedisClient, options: StoreOptions = {}): Store
     .object({
       waitReplicas: z.number().int().nonnegative().default(0),
       waitTimeoutMs: z.number().int().positive().default(1000),
+      protocol: Protocol.default('dhsched'),
     })
     .parse(options);
   defineScripts(redis);
@@ -74,6 +83,8 @@ export interface Release {
 export interface WorkerState {
   worker: string;
   incarnation: number;
+  /** Its RPC endpoint, '' when it serves none. */
+  addr: string;
   expiresAt: number;
   live: boolean;
   cap: number;
@@ -92,6 +103,33 @@ export type SessionArgs = z.input<typeof SessionInput>;
 export type ReadReleaseArgs = z.input<typeof ReadReleaseInput>;
 export type WorkerArgs = z.input<typeof WorkerInput>;
 export type ReadWorkerArgs = z.input<typeof ReadWorkerInput>;
+export type PublishLoadArgs = z.input<typeof PublishLoadInput>;
+export type AckStreamArgs = z.input<typeof AckStreamInput>;
+export type ReadSessionsArgs = z.input<typeof ReadSessionsInput>;
+export type ReadLoadViewArgs = z.input<typeof ReadLoadViewInput>;
+
+/** One worker of a load view: what ranking, admission hints, ListWorkers and recovery read. */
+export interface WorkerView {
+  worker: string;
+  incarnation: number;
+  expiresAt: number;
+  live: boolean;
+  cap: number;
+  /** Capacity tokens held: generations occupying a slot, stale ones tearing down included. */
+  tokens: number;
+  draining: boolean;
+  /** Live sessions whose generation names the worker. */
+  placed: number;
+  addr: string;
+  /** Published, advisory: runtimes running and inputs waiting, and when (ms, 0 if never). */
+  runtimes: number;
+  queued: number;
+  loadAt: number;
+}
+export interface PlacedSession {
+  session: string;
+  generation: Generation;
+}
 
 const Int = z.number().int();
 const Str = z.string();
@@ -121,8 +159,17 @@ export const build = {
     const k = cellKeys(i.cell);
     return call(
       'registerWorker',
-      [k.lease(i.worker), k.cap(i.worker), k.tokens(i.worker), k.stream(i.worker), k.draining, k.sessions],
-      [i.worker, i.cap, i.now, i.ttlMs, k.genPrefix],
+      [
+        k.lease(i.worker),
+        k.cap(i.worker),
+        k.tokens(i.worker),
+        k.stream(i.worker),
+        k.draining,
+        k.placed(i.worker),
+        k.workers,
+        k.load(i.worker),
+      ],
+      [i.worker, i.cap, i.now, i.ttlMs, i.addr],
       Int.positive(),
     );
   },
@@ -135,21 +182,36 @@ export const build = {
     const w = i.target;
     return call(
       'admitCommit',
-      [k.gen(i.session), k.tokens(w), k.cap(w), k.lease(w), k.stream(w), k.draining, k.sessions],
+      [
+        k.gen(i.session),
+        k.tokens(w),
+        k.cap(w),
+        k.lease(w),
+        k.stream(w),
+        k.draining,
+        k.sessions,
+        k.placed(w),
+        k.placed(i.expected?.worker ?? w),
+      ],
       [i.session, w, i.expected?.worker ?? '', i.expected?.epoch ?? 0, i.now],
       Int.positive(),
     );
   },
-  claim(i: z.output<typeof GenerationInput>) {
+  claim(i: z.output<typeof GenerationInput>, protocol: Protocol) {
     const k = cellKeys(i.cell);
-    return call('claim', [k.gen(i.session), k.tokens(i.worker)], [i.session, i.worker, i.epoch], Bit);
+    return call(
+      'claim',
+      [k.gen(i.session), k.tokens(i.worker)],
+      [i.session, i.worker, i.epoch, protocol],
+      Bit,
+    );
   },
-  releaseInput(i: z.output<typeof ReleaseInputInput>) {
+  releaseInput(i: z.output<typeof ReleaseInputInput>, protocol: Protocol) {
     const k = cellKeys(i.cell);
     return call(
       'releaseInput',
       [k.gen(i.session), k.rel(i.session), k.log(i.session), k.text(i.session)],
-      [i.worker, i.epoch, i.seq],
+      [i.worker, i.epoch, i.seq, protocol],
       z.tuple([Str, Str]),
     );
   },
@@ -158,7 +220,7 @@ export const build = {
     return call(
       'appendInput',
       [k.gen(i.session), k.log(i.session), k.req(i.session), k.text(i.session)],
-      [i.requestId, i.text],
+      [i.requestId, i.text, k.streamPrefix, i.session],
       z.tuple([Int.positive(), Bit]),
     );
   },
@@ -168,7 +230,7 @@ export const build = {
   },
   closeSession(i: z.output<typeof SessionInput>) {
     const k = cellKeys(i.cell);
-    return call('closeSession', [k.gen(i.session), k.sessions], [i.session], Int.positive());
+    return call('closeSession', [k.gen(i.session), k.sessions], [i.session, k.placedPrefix], Int.positive());
   },
   drain(i: z.output<typeof WorkerInput>) {
     const k = cellKeys(i.cell);
@@ -198,7 +260,42 @@ export const build = {
       'readWorker',
       [k.lease(i.worker), k.cap(i.worker), k.tokens(i.worker), k.draining],
       [i.worker, i.now],
-      z.tuple([Int.positive(), Int, Bit, Int.positive(), Bit, z.array(Str)]),
+      z.tuple([Int.positive(), Int, Bit, Int.positive(), Bit, z.array(Str), Str]),
+    );
+  },
+  publishLoad(i: z.output<typeof PublishLoadInput>) {
+    const k = cellKeys(i.cell);
+    return call(
+      'publishLoad',
+      [k.lease(i.worker), k.load(i.worker)],
+      [i.incarnation, i.runtimes, i.queued, i.now],
+      z.literal(1),
+    );
+  },
+  ackStream(i: z.output<typeof AckStreamInput>) {
+    const k = cellKeys(i.cell);
+    return call('ackStream', [k.stream(i.worker)], [i.id], Int.nonnegative());
+  },
+  readLoadView(i: z.output<typeof ReadLoadViewInput>) {
+    const k = cellKeys(i.cell);
+    return call(
+      'readLoadView',
+      [k.workers],
+      [k.prefix, i.now],
+      z.array(z.tuple([Str, Int, Int, Bit, Int, Int, Bit, Int, Str, Int, Int, Int])),
+    );
+  },
+  readPlaced(i: z.output<typeof WorkerInput>) {
+    const k = cellKeys(i.cell);
+    return call('readPlaced', [k.placed(i.worker)], [k.genPrefix], z.array(z.union([Str, Int])));
+  },
+  readSessions(i: z.output<typeof ReadSessionsInput>) {
+    const k = cellKeys(i.cell);
+    return call(
+      'readSessions',
+      [k.sessions],
+      [i.cursor, i.count, k.genPrefix],
+      z.tuple([Str, z.array(z.union([Str, Int]))]),
     );
   },
 };
@@ -252,13 +349,13 @@ export async function admitCommit(store: Store, args: AdmitCommitArgs): Promise<
 /** Claim(w, s, e): 'claimed' starts the runtime; 'stale' means its token was freed and nothing starts. */
 export async function claim(store: Store, args: GenerationArgs): Promise<'claimed' | 'stale'> {
   const i = validate(GenerationInput, args, 'claim');
-  return (await write(store, build.claim(i))) === 1 ? 'claimed' : 'stale';
+  return (await write(store, build.claim(i, store.protocol))) === 1 ? 'claimed' : 'stale';
 }
 
 /** ReleaseInput(w, s, e): revalidate and release input seq; LOST_AUTHORITY means stop the runtime. */
 export async function releaseInput(store: Store, args: ReleaseInputArgs): Promise<Input> {
   const i = validate(ReleaseInputInput, args, 'releaseInput');
-  const [requestId, text] = await write(store, build.releaseInput(i));
+  const [requestId, text] = await write(store, build.releaseInput(i, store.protocol));
   return { seq: i.seq, requestId, text };
 }
 
@@ -314,10 +411,11 @@ export async function readRelease(store: Store, args: ReadReleaseArgs): Promise<
 /** The worker as the store has it at `now`. */
 export async function readWorker(store: Store, args: ReadWorkerArgs): Promise<WorkerState> {
   const i = validate(ReadWorkerInput, args, 'readWorker');
-  const [incarnation, expiresAt, live, cap, draining, tokens] = await send(store, build.readWorker(i));
+  const [incarnation, expiresAt, live, cap, draining, tokens, addr] = await send(store, build.readWorker(i));
   return {
     worker: i.worker,
     incarnation,
+    addr,
     expiresAt,
     live: live === 1,
     cap,
@@ -327,4 +425,76 @@ export async function readWorker(store: Store, args: ReadWorkerArgs): Promise<Wo
       return { session: t.slice(0, bar), epoch: Number(t.slice(bar + 1)) };
     }),
   };
+}
+
+/** Publishes the worker's load figures (advisory: ranking reads them, admission never does). */
+export async function publishLoad(store: Store, args: PublishLoadArgs): Promise<void> {
+  await send(store, build.publishLoad(validate(PublishLoadInput, args, 'publishLoad')));
+}
+
+/** Trims the worker's work stream before entry `id`, which it has handled. */
+export async function ackStream(store: Store, args: AckStreamArgs): Promise<{ trimmed: number }> {
+  return { trimmed: await send(store, build.ackStream(validate(AckStreamInput, args, 'ackStream'))) };
+}
+
+/** Every worker of the cell at `now`, sorted by id: the load view. */
+export async function readLoadView(store: Store, args: ReadLoadViewArgs): Promise<WorkerView[]> {
+  const rows = await send(store, build.readLoadView(validate(ReadLoadViewInput, args, 'readLoadView')));
+  return rows.map(
+    ([
+      worker,
+      incarnation,
+      expiresAt,
+      live,
+      cap,
+      tokens,
+      draining,
+      placed,
+      addr,
+      runtimes,
+      queued,
+      loadAt,
+    ]) => ({
+      worker,
+      incarnation,
+      expiresAt,
+      live: live === 1,
+      cap,
+      tokens,
+      draining: draining === 1,
+      placed,
+      addr,
+      runtimes,
+      queued,
+      loadAt,
+    }),
+  );
+}
+
+const GenerationRow = z.tuple([Str, Str, Int.positive(), z.enum(['assigned', 'claimed', 'closed'])]);
+
+function placedSessions(flat: (string | number)[]): PlacedSession[] {
+  const out: PlacedSession[] = [];
+  for (let k = 0; k < flat.length; k += 4) {
+    const [session, worker, epoch, phase] = GenerationRow.parse(flat.slice(k, k + 4));
+    out.push({ session, generation: { worker, epoch, phase } });
+  }
+  return out;
+}
+
+/** The live sessions placed on the worker, with their generations, sorted by session id. */
+export async function readPlaced(store: Store, args: WorkerArgs): Promise<PlacedSession[]> {
+  return placedSessions(await send(store, build.readPlaced(validate(WorkerInput, args, 'readPlaced'))));
+}
+
+/** One page of the cell's live sessions; `cursor` is '0' on the last page. */
+export async function readSessions(
+  store: Store,
+  args: ReadSessionsArgs,
+): Promise<{ cursor: string; sessions: PlacedSession[] }> {
+  const [cursor, flat] = await send(
+    store,
+    build.readSessions(validate(ReadSessionsInput, args, 'readSessions')),
+  );
+  return { cursor, sessions: placedSessions(flat) };
 }

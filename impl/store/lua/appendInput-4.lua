@@ -4,10 +4,12 @@
     - A request id already in the log returns its seq and writes it again, unchanged: the
       write makes a following WAIT cover the original append, even one made on another
       connection.
-    - Otherwise the input is appended at seq = length + 1.
+    - Otherwise the input is appended at seq = length + 1 and announced on the owner's
+      stream (ARGV[3] .. owner, same hash tag), so the owner learns of it even if the
+      Dispatch that appended it crashes before telling it.
 
   KEYS[1] gen:<s>    KEYS[2] log:<s>    KEYS[3] req:<s>    KEYS[4] text:<s>
-  ARGV[1] requestId    ARGV[2] text
+  ARGV[1] requestId    ARGV[2] text    ARGV[3] stream key prefix    ARGV[4] s
 
   Returns { seq, 1 if the request id was already appended else 0 }, or
     Code.NO_SESSION   the session has no generation
@@ -28,4 +30,5 @@ end
 local seq = redis.call('RPUSH', KEYS[2], ARGV[1])
 redis.call('HSET', KEYS[3], ARGV[1], seq)
 redis.call('RPUSH', KEYS[4], ARGV[2])
+redis.call('XADD', ARGV[3] .. gen.w, '*', 's', ARGV[4], 'q', seq)
 return { seq, 0 }

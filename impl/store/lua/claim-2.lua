@@ -1,21 +1,35 @@
 --[[
   Claim, when worker w starts generation (s, e): Claim(w, s, e) of spec/DHSched.tla.
     - gen[s] = (w, e, assigned): phase := claimed; the worker starts the runtime.
+    - gen[s] = (w, e, claimed): a retried claim (a reply lost on the way); claimed again,
+      nothing written.
     - Otherwise the generation is stale: its token is freed and no runtime starts.
+  Unsafe baselines (ARGV[4], spec constant Protocol), for comparisons only:
+    - assignment_time: nothing is checked or written; the runtime starts.
+    - workerid_only: only the worker id and the phase are compared, not the epoch.
 
   KEYS[1] gen:<s>    KEYS[2] tokens:<w>
   ARGV[1] s    ARGV[2] w    ARGV[3] e
+  ARGV[4] protocol: dhsched | assignment_time | claim_only | workerid_only
 
   Returns 1 (claimed) or 0 (stale: token freed). Never a negative code.
 ]]
 --- @include "includes/generation"
 --- @include "includes/token"
 
-local gen = readGeneration(KEYS[1])
-local e = tonumber(ARGV[3])
-if gen ~= nil and gen.w == ARGV[2] and gen.e == e and gen.ph == 'assigned' then
-  redis.call('HSET', KEYS[1], 'ph', 'claimed')
+local w, e, protocol = ARGV[2], tonumber(ARGV[3]), ARGV[4]
+if protocol == 'assignment_time' then
   return 1
+end
+local gen = readGeneration(KEYS[1])
+if gen ~= nil and gen.w == w then
+  if gen.ph == 'assigned' and (gen.e == e or protocol == 'workerid_only') then
+    redis.call('HSET', KEYS[1], 'ph', 'claimed')
+    return 1
+  end
+  if gen.ph == 'claimed' and gen.e == e then
+    return 1
+  end
 end
 redis.call('SREM', KEYS[2], tokenOf(ARGV[1], e))
 return 0

@@ -1,10 +1,11 @@
 --[[
   CloseLive: Close(s) of spec/DHSched.tla.
-    - gen[s].phase := closed; s leaves the cell's live sessions. Every later step on s
-      fails; the owner's runtime stops and tears down.
+    - gen[s].phase := closed; s leaves the cell's live sessions and its owner's placed set
+      (ARGV[2] .. owner, same hash tag). Every later step on s fails; the owner's runtime
+      stops and tears down.
 
   KEYS[1] gen:<s>    KEYS[2] sessions
-  ARGV[1] s
+  ARGV[1] s    ARGV[2] placed key prefix
 
   Returns the epoch of the closed generation, or
     Code.NO_SESSION   the session has no generation
@@ -19,4 +20,5 @@ if refused then
 end
 redis.call('HSET', KEYS[1], 'ph', 'closed')
 redis.call('SREM', KEYS[2], ARGV[1])
+redis.call('SREM', ARGV[2] .. gen.w, ARGV[1])
 return gen.e

@@ -1,31 +1,39 @@
 --[[
-  Revalidate-and-release, before each input: ReleaseInput(w, s, e) of spec/DHSched.tla
-  (Protocol = "dhsched").
+  Revalidate-and-release, before each input: ReleaseInput(w, s, e) of spec/DHSched.tla.
     - gen[s] = (w, e, claimed) and released[s].seq = seq - 1 and seq is appended:
       released[s] := (seq, w, e), and the input goes to the runtime.
     - gen[s] is not (w, e, claimed), or the cursor is elsewhere: the runtime has lost
       execution authority; it stops and tears down.
+  Unsafe baselines (ARGV[4], spec constant Protocol), for comparisons only:
+    - assignment_time, claim_only: nothing is checked; any appended seq is released.
+    - workerid_only: the epoch is not compared.
 
   KEYS[1] gen:<s>    KEYS[2] rel:<s>    KEYS[3] log:<s>    KEYS[4] text:<s>
   ARGV[1] w    ARGV[2] e    ARGV[3] seq
+  ARGV[4] protocol: dhsched | assignment_time | claim_only | workerid_only
 
   Returns { requestId, text } of input seq, or
     Code.LOST_AUTHORITY   not the current claimed generation, or cursor not at seq - 1
-    Code.NO_INPUT         the generation is current but nothing is appended at seq yet
+    Code.NO_INPUT         nothing is appended at seq yet
 ]]
 --- @include "includes/generation"
 
-local gen = readGeneration(KEYS[1])
-local e, seq = tonumber(ARGV[2]), tonumber(ARGV[3])
-if gen == nil or gen.w ~= ARGV[1] or gen.e ~= e or gen.ph ~= 'claimed' then
-  return Code.LOST_AUTHORITY
-end
-if tonumber(redis.call('HGET', KEYS[2], 'seq') or '0') ~= seq - 1 then
-  return Code.LOST_AUTHORITY
+local w, e, seq, protocol = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4]
+if protocol == 'dhsched' or protocol == 'workerid_only' then
+  local gen = readGeneration(KEYS[1])
+  if gen == nil or gen.w ~= w or gen.ph ~= 'claimed' then
+    return Code.LOST_AUTHORITY
+  end
+  if protocol == 'dhsched' and gen.e ~= e then
+    return Code.LOST_AUTHORITY
+  end
+  if tonumber(redis.call('HGET', KEYS[2], 'seq') or '0') ~= seq - 1 then
+    return Code.LOST_AUTHORITY
+  end
 end
 local requestId = redis.call('LINDEX', KEYS[3], seq - 1)
 if not requestId then
   return Code.NO_INPUT
 end
-redis.call('HSET', KEYS[2], 'seq', seq, 'w', ARGV[1], 'e', e)
+redis.call('HSET', KEYS[2], 'seq', seq, 'w', w, 'e', e)
 return { requestId, redis.call('LINDEX', KEYS[4], seq - 1) }

@@ -6,10 +6,12 @@
       consulted.
     - Admission on the target w: lease live at now, not draining, fewer tokens than its cap.
     - Commit: gen := (w, e + 1, assigned), token (s, e + 1) added to w, the assignment
-      appended to w's stream; a create also adds s to the cell's live sessions.
+      appended to w's stream, s placed on w (and no longer on the source); a create also adds
+      s to the cell's live sessions.
 
   KEYS[1] gen:<s>    KEYS[2] tokens:<w>    KEYS[3] cap:<w>    KEYS[4] lease:<w>
-  KEYS[5] stream:<w>    KEYS[6] draining    KEYS[7] sessions
+  KEYS[5] stream:<w>    KEYS[6] draining    KEYS[7] sessions    KEYS[8] placed:<w>
+  KEYS[9] placed:<src> (placed:<w> for a create)
   ARGV[1] s    ARGV[2] w    ARGV[3] src ('' for a create)    ARGV[4] e (0 for a create)
   ARGV[5] now (ms)
 
@@ -54,6 +56,8 @@ local ne = e + 1
 redis.call('HSET', KEYS[1], 'w', w, 'e', ne, 'ph', 'assigned')
 redis.call('SADD', KEYS[2], tokenOf(s, ne))
 redis.call('XADD', KEYS[5], '*', 's', s, 'e', ne)
+redis.call('SREM', KEYS[9], s)
+redis.call('SADD', KEYS[8], s)
 if src == '' then
   redis.call('SADD', KEYS[7], s)
 end

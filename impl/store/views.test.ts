@@ -1,0 +1,200 @@
+/** The steps Dispatch and the Infer-Controller run around the protocol: load, placement, streams, baselines. */
+import { describe, expect, it } from 'vitest';
+import { inCell, refusal } from '../test-support/cell.js';
+import { useStore } from '../test-support/redis.js';
+import { cellKeys } from './keys.js';
+import * as steps from './steps.js';
+
+const f = useStore();
+const T0 = 1_700_000_000_000;
+const at = () => inCell(f.store, f.cell);
+
+describe('placed sets', () => {
+  it('follow the generation through create, move and close', async () => {
+    const c = at();
+    await c.register('w1', 2, T0);
+    await c.register('w2', 2, T0);
+    await c.create('s1', 'w1', T0);
+    await c.create('s2', 'w1', T0);
+    const placed = async (worker: string) =>
+      (await steps.readPlaced(f.store, { cell: f.cell, worker })).map((p) => [p.session, p.generation.epoch]);
+    expect(await placed('w1')).toEqual([
+      ['s1', 1],
+      ['s2', 1],
+    ]);
+    await c.move('s1', ['w1', 1], 'w2', T0);
+    expect(await placed('w1')).toEqual([['s2', 1]]);
+    expect(await placed('w2')).toEqual([['s1', 2]]);
+    await c.close('s2');
+    expect(await placed('w1')).toEqual([]);
+  });
+
+  it('let a worker with no placed session register again at once, whatever the cell holds', async () => {
+    const c = at();
+    await c.register('w1', 2, T0, 100);
+    await c.register('w2', 2, T0);
+    await c.create('s1', 'w1', T0);
+    expect(await refusal(c.register('w1', 2, T0 + 200))).toBe('SESSIONS_PLACED');
+    await c.move('s1', ['w1', 1], 'w2', T0);
+    expect((await c.register('w1', 2, T0 + 200)).incarnation).toBe(2);
+  });
+});
+
+describe('readLoadView', () => {
+  it('gives every worker with its lease, tokens, placements, draining, address and published load', async () => {
+    const c = at();
+    const reg = await steps.registerWorker(f.store, {
+      cell: f.cell,
+      worker: 'w2',
+      cap: 3,
+      now: T0,
+      ttlMs: 100,
+      addr: '127.0.0.1:7002',
+    });
+    await c.register('w1', 2, T0);
+    await c.create('s1', 'w2', T0);
+    await c.drain('w1');
+    await steps.publishLoad(f.store, {
+      cell: f.cell,
+      worker: 'w2',
+      incarnation: reg.incarnation,
+      runtimes: 1,
+      queued: 4,
+      now: T0 + 5,
+    });
+    const view = await steps.readLoadView(f.store, { cell: f.cell, now: T0 + 150 });
+    expect(view).toEqual([
+      {
+        worker: 'w1',
+        incarnation: 1,
+        expiresAt: T0 + 10_000,
+        live: true,
+        cap: 2,
+        tokens: 0,
+        draining: true,
+        placed: 0,
+        addr: '',
+        runtimes: 0,
+        queued: 0,
+        loadAt: 0,
+      },
+      {
+        worker: 'w2',
+        incarnation: 1,
+        expiresAt: T0 + 100,
+        live: false,
+        cap: 3,
+        tokens: 1,
+        draining: false,
+        placed: 1,
+        addr: '127.0.0.1:7002',
+        runtimes: 1,
+        queued: 4,
+        loadAt: T0 + 5,
+      },
+    ]);
+  });
+
+  it('refuses load from a superseded incarnation', async () => {
+    const c = at();
+    await c.register('w1', 2, T0, 100);
+    await c.register('w1', 2, T0 + 200);
+    const publish = steps.publishLoad(f.store, {
+      cell: f.cell,
+      worker: 'w1',
+      incarnation: 1,
+      runtimes: 0,
+      queued: 0,
+      now: T0 + 300,
+    });
+    expect(await refusal(publish)).toBe('STALE_INCARNATION');
+  });
+});
+
+describe('readSessions', () => {
+  it('pages through every live session once', async () => {
+    const c = at();
+    await c.register('w1', 50, T0);
+    for (let i = 0; i < 30; i++) await c.create(`s${i}`, 'w1', T0);
+    await c.close('s7');
+    const seen: string[] = [];
+    let cursor = '0';
+    do {
+      const page = await steps.readSessions(f.store, { cell: f.cell, cursor, count: 7 });
+      seen.push(...page.sessions.map((p) => p.session));
+      cursor = page.cursor;
+    } while (cursor !== '0');
+    expect(new Set(seen).size).toBe(29);
+    expect(seen).not.toContain('s7');
+  });
+});
+
+describe('the work stream', () => {
+  it('carries assignments and new inputs for the owner, and is trimmed by acknowledgement', async () => {
+    const c = at();
+    await c.register('w1', 2, T0);
+    await c.create('s1', 'w1', T0);
+    await c.append('s1', 'r1');
+    await c.append('s1', 'r1'); // a retry announces nothing
+    await c.append('s1', 'r2');
+    const key = cellKeys(f.cell).stream('w1');
+    const entries = await f.redis.xrange(key, '-', '+');
+    expect(entries.map(([, fields]) => fields)).toEqual([
+      ['s', 's1', 'e', '1'],
+      ['s', 's1', 'q', '1'],
+      ['s', 's1', 'q', '2'],
+    ]);
+    const { trimmed } = await steps.ackStream(f.store, { cell: f.cell, worker: 'w1', id: entries[2]![0] });
+    expect(trimmed).toBe(2);
+    expect(await f.redis.xlen(key)).toBe(1);
+  });
+});
+
+describe('baseline protocols (unsafe, for comparisons)', () => {
+  const moved = async (protocol: steps.StoreOptions['protocol']) => {
+    const store = f.connect({ protocol });
+    const c = inCell(store, f.cell);
+    await c.register('w1', 2, T0);
+    await c.register('w2', 2, T0);
+    await c.create('s1', 'w1', T0);
+    await c.claim('w1', 's1', 1);
+    await c.append('s1', 'r1');
+    await c.append('s1', 'r2');
+    await c.release('w1', 's1', 1, 1);
+    await c.move('s1', ['w1', 1], 'w2', T0);
+    await c.claim('w2', 's1', 2);
+    await c.release('w2', 's1', 2, 2);
+    return c;
+  };
+
+  it('dhsched refuses the old runtime after a move', async () => {
+    const c = await moved('dhsched');
+    expect(await refusal(c.release('w1', 's1', 1, 2))).toBe('LOST_AUTHORITY');
+  });
+
+  for (const protocol of ['assignment_time', 'claim_only'] as const) {
+    it(`${protocol} lets the old runtime release again: a dual release`, async () => {
+      const c = await moved(protocol);
+      expect((await c.release('w1', 's1', 1, 2)).requestId).toBe('r2');
+      expect((await c.released('s1')).by).toEqual({ worker: 'w1', epoch: 1 });
+    });
+  }
+
+  it('workerid_only lets w1’s old runtime pass after s goes w1 → w2 → w1', async () => {
+    const c = await moved('workerid_only');
+    await c.move('s1', ['w2', 2], 'w1', T0);
+    await c.claim('w1', 's1', 3);
+    await c.append('s1', 'r3');
+    expect((await c.release('w1', 's1', 1, 3)).requestId).toBe('r3');
+    expect((await c.released('s1')).by).toEqual({ worker: 'w1', epoch: 1 });
+  });
+
+  it('assignment_time claims nothing in the store', async () => {
+    const store = f.connect({ protocol: 'assignment_time' });
+    const c = inCell(store, f.cell);
+    await c.register('w1', 2, T0);
+    await c.create('s1', 'w1', T0);
+    expect(await c.claim('w1', 's1', 1)).toBe('claimed');
+    expect(await c.gen('s1')).toEqual({ worker: 'w1', epoch: 1, phase: 'assigned' });
+  });
+});
