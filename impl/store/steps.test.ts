@@ -9,6 +9,7 @@ import * as steps from './steps.js';
 
 const f = useStore();
 const T0 = 1_700_000_000_000;
+const W1 = { worker: 'w1', epoch: 1 };
 const at = () => inCell(f.store, f.cell);
 const keys = () => cellKeys(f.cell);
 const cellKeyNames = async () => (await f.redis.keys(`${keys().prefix}*`)).sort();
@@ -234,8 +235,8 @@ describe('releaseInput', () => {
 describe('appendInput', () => {
   it('appends at seq = length + 1', async () => {
     const c = await withSession();
-    expect(await c.append('s1', 'r1')).toEqual({ seq: 1, duplicate: false });
-    expect(await c.append('s1', 'r2')).toEqual({ seq: 2, duplicate: false });
+    expect(await c.append('s1', 'r1')).toEqual({ seq: 1, duplicate: false, owner: W1 });
+    expect(await c.append('s1', 'r2')).toEqual({ seq: 2, duplicate: false, owner: W1 });
     expect(await f.redis.lrange(keys().log('s1'), 0, -1)).toEqual(['r1', 'r2']);
   });
 
@@ -243,7 +244,7 @@ describe('appendInput', () => {
     const c = await withSession();
     await c.append('s1', 'r1', 'first');
     await c.append('s1', 'r2');
-    expect(await c.append('s1', 'r1', 'retried')).toEqual({ seq: 1, duplicate: true });
+    expect(await c.append('s1', 'r1', 'retried')).toEqual({ seq: 1, duplicate: true, owner: W1 });
     expect(await f.redis.lrange(keys().log('s1'), 0, -1)).toEqual(['r1', 'r2']);
     expect(await f.redis.lrange(keys().text('s1'), 0, -1)).toEqual(['first', 'text of r2']);
   });
@@ -258,7 +259,11 @@ describe('appendInput', () => {
 
   it('rejects oversized text and malformed request ids (INVALID_INPUT)', async () => {
     const c = await withSession();
-    expect(await c.append('s1', 'big', 'é'.repeat(MAX_TEXT_BYTES / 2))).toEqual({ seq: 1, duplicate: false });
+    expect(await c.append('s1', 'big', 'é'.repeat(MAX_TEXT_BYTES / 2))).toEqual({
+      seq: 1,
+      duplicate: false,
+      owner: W1,
+    });
     expect(await refusal(c.append('s1', 'bigger', 'é'.repeat(MAX_TEXT_BYTES / 2) + 'x'))).toBe(
       'INVALID_INPUT',
     );
@@ -339,9 +344,9 @@ describe('the runner', () => {
     const p = f.redis.pipeline();
     for (const call of calls) queueCall(p, call);
     const replies = (await p.exec())!.map(([err, reply]) => (err ? err : reply));
-    expect(readReply(calls[0]!, replies[0])).toEqual([1, 0]);
+    expect(readReply(calls[0]!, replies[0])).toEqual([1, 0, 'w1', 1]);
     expect(() => readReply(calls[1]!, replies[1])).toThrow('appendInput: NO_SESSION');
-    expect(readReply(calls[2]!, replies[2])).toEqual([2, 0]);
+    expect(readReply(calls[2]!, replies[2])).toEqual([2, 0, 'w1', 1]);
     expect((await c.released('s1')).seq).toBe(0);
   });
 });

@@ -221,7 +221,7 @@ export const build = {
       'appendInput',
       [k.gen(i.session), k.log(i.session), k.req(i.session), k.text(i.session)],
       [i.requestId, i.text, k.streamPrefix, i.session],
-      z.tuple([Int.positive(), Bit]),
+      z.tuple([Int.positive(), Bit, Str, Int.positive()]),
     );
   },
   teardown(i: z.output<typeof GenerationInput>) {
@@ -359,14 +359,14 @@ export async function releaseInput(store: Store, args: ReleaseInputArgs): Promis
   return { seq: i.seq, requestId, text };
 }
 
-/** PushText(s, r): append once per request id; a retry returns the first seq. */
+/** PushText(s, r): append once per request id; a retry returns the first seq. Names the owner to notify. */
 export async function appendInput(
   store: Store,
   args: AppendInputArgs,
-): Promise<{ seq: number; duplicate: boolean }> {
+): Promise<{ seq: number; duplicate: boolean; owner: { worker: string; epoch: number } }> {
   const i = validate(AppendInputInput, args, 'appendInput');
-  const [seq, duplicate] = await write(store, build.appendInput(i));
-  return { seq, duplicate: duplicate === 1 };
+  const [seq, duplicate, worker, epoch] = await write(store, build.appendInput(i));
+  return { seq, duplicate: duplicate === 1, owner: { worker, epoch } };
 }
 
 /** Teardown(w, s, e): free the stopped runtime's token; false if it was already free. */

@@ -11,7 +11,7 @@
   KEYS[1] gen:<s>    KEYS[2] log:<s>    KEYS[3] req:<s>    KEYS[4] text:<s>
   ARGV[1] requestId    ARGV[2] text    ARGV[3] stream key prefix    ARGV[4] s
 
-  Returns { seq, 1 if the request id was already appended else 0 }, or
+  Returns { seq, 1 if the request id was already appended else 0, owner w, owner e }, or
     Code.NO_SESSION   the session has no generation
     Code.CLOSED       the session is closed
 ]]
@@ -25,10 +25,10 @@ end
 local existing = redis.call('HGET', KEYS[3], ARGV[1])
 if existing then
   redis.call('HSET', KEYS[3], ARGV[1], existing)
-  return { tonumber(existing), 1 }
+  return { tonumber(existing), 1, gen.w, gen.e }
 end
 local seq = redis.call('RPUSH', KEYS[2], ARGV[1])
 redis.call('HSET', KEYS[3], ARGV[1], seq)
 redis.call('RPUSH', KEYS[4], ARGV[2])
 redis.call('XADD', ARGV[3] .. gen.w, '*', 's', ARGV[4], 'q', seq)
-return { seq, 0 }
+return { seq, 0, gen.w, gen.e }
