@@ -38,6 +38,10 @@ export interface CellKeys {
   load(worker: string): string;
   /** Set of every worker that ever registered in the cell. */
   readonly workers: string;
+  /** Hash of the cell's settings: audit (1 or 0). */
+  readonly config: string;
+  /** Stream of audited steps when config.audit = 1: commits (k, s, w, e, from) and releases (k, s, w, e, q). */
+  readonly audit: string;
   /** Set of draining workers. */
   readonly draining: string;
   /** Set of live sessions (assigned or claimed) of the cell. */
@@ -64,6 +68,8 @@ export function cellKeys(cell: string): CellKeys {
     placed: (w) => `${prefix}placed:${w}`,
     load: (w) => `${prefix}load:${w}`,
     workers: `${prefix}workers`,
+    config: `${prefix}config`,
+    audit: `${prefix}audit`,
     draining: `${prefix}draining`,
     sessions: `${prefix}sessions`,
   };

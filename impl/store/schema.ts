@@ -83,4 +83,5 @@ export const SessionInput = z.object({ ...inCell, session: Id });
 export const ReadReleaseInput = SessionInput.extend({ fromSeq: z.number().int().nonnegative().default(0) });
 export const WorkerInput = z.object({ ...inCell, worker: Id });
 export const ReadWorkerInput = WorkerInput.extend({ now: Now });
+export const ConfigureCellInput = z.object({ ...inCell, audit: z.boolean() });
 export const ReadLoadViewInput = z.object({ ...inCell, now: Now });

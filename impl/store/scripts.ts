@@ -31,7 +31,8 @@ export type Step =
   | 'ackStream'
   | 'readLoadView'
   | 'readPlaced'
-  | 'readSessions';
+  | 'readSessions'
+  | 'configureCell';
 
 /** A step with its KEYS and ARGV, ready to send; `parse` reads a non-negative reply. */
 export interface ScriptCall<T> {

@@ -10,6 +10,7 @@ import { cellKeys } from './keys.js';
 import {
   AckStreamInput,
   AdmitCommitInput,
+  ConfigureCellInput,
   AppendInputInput,
   GenerationInput,
   Protocol,
@@ -192,6 +193,8 @@ export const build = {
         k.sessions,
         k.placed(w),
         k.placed(i.expected?.worker ?? w),
+        k.config,
+        k.audit,
       ],
       [i.session, w, i.expected?.worker ?? '', i.expected?.epoch ?? 0, i.now],
       Int.positive(),
@@ -210,8 +213,8 @@ export const build = {
     const k = cellKeys(i.cell);
     return call(
       'releaseInput',
-      [k.gen(i.session), k.rel(i.session), k.log(i.session), k.text(i.session)],
-      [i.worker, i.epoch, i.seq, protocol],
+      [k.gen(i.session), k.rel(i.session), k.log(i.session), k.text(i.session), k.config, k.audit],
+      [i.worker, i.epoch, i.seq, protocol, i.session],
       z.tuple([Str, Str]),
     );
   },
@@ -288,6 +291,9 @@ export const build = {
   readPlaced(i: z.output<typeof WorkerInput>) {
     const k = cellKeys(i.cell);
     return call('readPlaced', [k.placed(i.worker)], [k.genPrefix], z.array(z.union([Str, Int])));
+  },
+  configureCell(i: z.output<typeof ConfigureCellInput>) {
+    return call('configureCell', [cellKeys(i.cell).config], [i.audit ? 1 : 0], z.literal(1));
   },
   readSessions(i: z.output<typeof ReadSessionsInput>) {
     const k = cellKeys(i.cell);
@@ -497,4 +503,38 @@ export async function readSessions(
     build.readSessions(validate(ReadSessionsInput, args, 'readSessions')),
   );
   return { cursor, sessions: placedSessions(flat) };
+}
+
+export type ConfigureCellArgs = z.input<typeof ConfigureCellInput>;
+
+/** Sets the cell's configuration: whether commits and releases are audited. */
+export async function configureCell(store: Store, args: ConfigureCellArgs): Promise<void> {
+  await write(store, build.configureCell(validate(ConfigureCellInput, args, 'configureCell')));
+}
+
+/** An audited step: a commit of generation (w, e) (from '' for a create) or a release of input q by (w, e). */
+export type AuditEntry =
+  | { id: string; kind: 'commit'; session: string; worker: string; epoch: number; from: string }
+  | { id: string; kind: 'release'; session: string; worker: string; epoch: number; seq: number };
+
+const AuditFields = z.discriminatedUnion('k', [
+  z.object({ k: z.literal('commit'), s: Str, w: Str, e: z.coerce.number(), from: Str }),
+  z.object({ k: z.literal('release'), s: Str, w: Str, e: z.coerce.number(), q: z.coerce.number() }),
+]);
+
+/** The cell's audit stream after entry `afterId` ('0' for all), in the order the store ran the steps. */
+export async function readAudit(
+  store: Store,
+  args: { cell: string; afterId?: string },
+): Promise<AuditEntry[]> {
+  const key = cellKeys(validate(SessionInput.pick({ cell: true }), args, 'readAudit').cell).audit;
+  const rows = await store.redis.xrange(key, `(${args.afterId ?? '0'}`, '+');
+  return rows.map(([id, flat]) => {
+    const f = AuditFields.parse(
+      Object.fromEntries(flat.flatMap((v, k) => (k % 2 ? [] : [[v, flat[k + 1]]]))),
+    );
+    return f.k === 'commit'
+      ? { id, kind: 'commit', session: f.s, worker: f.w, epoch: f.e, from: f.from }
+      : { id, kind: 'release', session: f.s, worker: f.w, epoch: f.e, seq: f.q };
+  });
 }

@@ -198,3 +198,25 @@ describe('baseline protocols (unsafe, for comparisons)', () => {
     expect(await c.gen('s1')).toEqual({ worker: 'w1', epoch: 1, phase: 'assigned' });
   });
 });
+
+describe('the audit stream', () => {
+  it('records commits and releases in store order once the cell turns auditing on, and nothing before', async () => {
+    const c = at();
+    await c.register('w1', 2, T0);
+    await c.register('w2', 2, T0);
+    await c.create('s0', 'w1', T0);
+    await steps.configureCell(f.store, { cell: f.cell, audit: true });
+    await c.create('s1', 'w1', T0);
+    await c.claim('w1', 's1', 1);
+    await c.append('s1', 'r1');
+    await c.release('w1', 's1', 1, 1);
+    await c.move('s1', ['w1', 1], 'w2', T0);
+    const audit = await steps.readAudit(f.store, { cell: f.cell });
+    expect(audit.map(({ id: _id, ...rest }) => rest)).toEqual([
+      { kind: 'commit', session: 's1', worker: 'w1', epoch: 1, from: '' },
+      { kind: 'release', session: 's1', worker: 'w1', epoch: 1, seq: 1 },
+      { kind: 'commit', session: 's1', worker: 'w2', epoch: 2, from: 'w1' },
+    ]);
+    expect(await steps.readAudit(f.store, { cell: f.cell, afterId: audit[1]!.id })).toHaveLength(1);
+  });
+});

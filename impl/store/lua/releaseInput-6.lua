@@ -8,15 +8,19 @@
     - assignment_time, claim_only: nothing is checked; any appended seq is released.
     - workerid_only: the epoch is not compared.
 
+    - With auditing on, the release is appended to the cell's audit stream (k = release).
+
   KEYS[1] gen:<s>    KEYS[2] rel:<s>    KEYS[3] log:<s>    KEYS[4] text:<s>
+  KEYS[5] config     KEYS[6] audit
   ARGV[1] w    ARGV[2] e    ARGV[3] seq
-  ARGV[4] protocol: dhsched | assignment_time | claim_only | workerid_only
+  ARGV[4] protocol: dhsched | assignment_time | claim_only | workerid_only    ARGV[5] s
 
   Returns { requestId, text } of input seq, or
     Code.LOST_AUTHORITY   not the current claimed generation, or cursor not at seq - 1
     Code.NO_INPUT         nothing is appended at seq yet
 ]]
 --- @include "includes/generation"
+--- @include "includes/audit"
 
 local w, e, seq, protocol = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4]
 if protocol == 'dhsched' or protocol == 'workerid_only' then
@@ -36,4 +40,5 @@ if not requestId then
   return Code.NO_INPUT
 end
 redis.call('HSET', KEYS[2], 'seq', seq, 'w', w, 'e', e)
+audit(KEYS[5], KEYS[6], 'k', 'release', 's', ARGV[5], 'w', w, 'e', e, 'q', seq)
 return { requestId, redis.call('LINDEX', KEYS[4], seq - 1) }

@@ -7,11 +7,12 @@
     - Admission on the target w: lease live at now, not draining, fewer tokens than its cap.
     - Commit: gen := (w, e + 1, assigned), token (s, e + 1) added to w, the assignment
       appended to w's stream, s placed on w (and no longer on the source); a create also adds
-      s to the cell's live sessions.
+      s to the cell's live sessions. With auditing on, the commit is appended to the cell's
+      audit stream (k = commit).
 
   KEYS[1] gen:<s>    KEYS[2] tokens:<w>    KEYS[3] cap:<w>    KEYS[4] lease:<w>
   KEYS[5] stream:<w>    KEYS[6] draining    KEYS[7] sessions    KEYS[8] placed:<w>
-  KEYS[9] placed:<src> (placed:<w> for a create)
+  KEYS[9] placed:<src> (placed:<w> for a create)    KEYS[10] config    KEYS[11] audit
   ARGV[1] s    ARGV[2] w    ARGV[3] src ('' for a create)    ARGV[4] e (0 for a create)
   ARGV[5] now (ms)
 
@@ -22,6 +23,7 @@
     Code.DRAINING         w is draining
     Code.FULL             w holds cap tokens
 ]]
+--- @include "includes/audit"
 --- @include "includes/generation"
 --- @include "includes/lease"
 --- @include "includes/token"
@@ -61,4 +63,5 @@ redis.call('SADD', KEYS[8], s)
 if src == '' then
   redis.call('SADD', KEYS[7], s)
 end
+audit(KEYS[10], KEYS[11], 'k', 'commit', 's', s, 'w', w, 'e', ne, 'from', src)
 return ne

@@ -1,0 +1,235 @@
+/**
+ * `dhsched`: the operator's and the client's command line. `dhsched up` starts a whole system; every
+ * other command is one Dispatch API call (or a media-sink watch) against a running system, found by
+ * --dispatch, $DHSCHED_DISPATCH, or the state file `up` writes (.dhsched/system.json).
+ */
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import * as grpc from '@grpc/grpc-js';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { z } from 'zod';
+import { type System, SystemOptions, launchSystem } from '../ops/launch.js';
+import { type Client, dispatchClient } from '../rpc/client.js';
+import { grpcCode } from '../rpc/errors.js';
+import { type DispatchMethods, type Frame, services } from '../rpc/proto.js';
+
+const stateFile = path.join('.dhsched', 'system.json');
+const SystemState = z.object({ dispatch: z.array(z.string()).min(1), sink: z.string(), redis: z.string() });
+
+function int(name: string, min = 0) {
+  return (v: string) => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < min)
+      throw new InvalidArgumentError(`${name} must be an integer >= ${min}`);
+    return n;
+  };
+}
+
+function readState(): z.infer<typeof SystemState> | undefined {
+  if (!fs.existsSync(stateFile)) return undefined;
+  const parsed = SystemState.safeParse(JSON.parse(fs.readFileSync(stateFile, 'utf8')));
+  if (!parsed.success)
+    throw new Error(`${stateFile} is not a system description; remove it or pass --dispatch`);
+  return parsed.data;
+}
+
+interface Globals {
+  dispatch?: string;
+  sink?: string;
+  cell: string;
+  deadlineMs: number;
+  json: boolean;
+}
+
+function print(globals: Globals, value: unknown): void {
+  if (globals.json) process.stdout.write(`${JSON.stringify(value)}\n`);
+  else process.stdout.write(`${formatHuman(value)}\n`);
+}
+
+function formatHuman(value: unknown): string {
+  if (Array.isArray(value)) return value.map(formatHuman).join('\n');
+  if (value && typeof value === 'object') {
+    return Object.entries(value)
+      .map(([k, v]) => `${k}=${typeof v === 'object' ? JSON.stringify(v) : String(v)}`)
+      .join(' ');
+  }
+  return String(value);
+}
+
+export function program(): Command {
+  const cli = new Command('dhsched')
+    .description('DHSched: place, feed, move and watch long-lived avatar sessions')
+    .option(
+      '--dispatch <host:port>',
+      'a Dispatch replica (default: $DHSCHED_DISPATCH or .dhsched/system.json)',
+    )
+    .option(
+      '--sink <host:port>',
+      'the media sink, for watch (default: $DHSCHED_SINK or .dhsched/system.json)',
+    )
+    .option('--cell <id>', 'the cell', process.env['DHSCHED_CELL'] ?? 'default')
+    .option('--deadline-ms <ms>', 'per-call deadline', int('--deadline-ms', 1), 10_000)
+    .option('--json', 'print JSON lines', false)
+    .showHelpAfterError();
+
+  const globals = () => cli.opts<Globals>();
+  const dispatch = (): Client<DispatchMethods> => {
+    const addr = globals().dispatch ?? process.env['DHSCHED_DISPATCH'] ?? readState()?.dispatch[0];
+    if (!addr)
+      throw new Error('no Dispatch address: pass --dispatch, set DHSCHED_DISPATCH, or run `dhsched up`');
+    return dispatchClient(addr, globals().deadlineMs);
+  };
+  const run =
+    <A extends unknown[]>(f: (c: Client<DispatchMethods>, ...args: A) => Promise<unknown>) =>
+    async (...args: A) => {
+      const c = dispatch();
+      try {
+        print(globals(), await f(c, ...args));
+      } finally {
+        c.close();
+      }
+    };
+
+  cli
+    .command('create <session>')
+    .description('CreateLive: place a new session')
+    .action(run((c, session: string) => c.call('createLive', { cell: globals().cell, session })));
+  cli
+    .command('push <session> <text>')
+    .description('PushText: append text to the session (idempotent on --request-id)')
+    .option('--request-id <id>', 'the idempotency key (default: a fresh UUID)')
+    .action(
+      run((c, session: string, text: string, o: { requestId?: string }) =>
+        c.call('pushText', { cell: globals().cell, session, text, requestId: o.requestId ?? randomUUID() }),
+      ),
+    );
+  cli
+    .command('close <session>')
+    .description('CloseLive: close the session')
+    .action(run((c, session: string) => c.call('closeLive', { cell: globals().cell, session })));
+  cli
+    .command('migrate <session>')
+    .description('Migrate: move the session, guarded by its source epoch')
+    .option('--to <worker>', 'the target (default: the best-ranked other worker)', '')
+    .option('--from-epoch <epoch>', 'the epoch you saw (default: the current one)', int('--from-epoch'), 0)
+    .action(
+      run((c, session: string, o: { to: string; fromEpoch: number }) =>
+        c.call('migrate', { cell: globals().cell, session, target: o.to, fromEpoch: o.fromEpoch }),
+      ),
+    );
+  cli
+    .command('drain <worker>')
+    .description('DrainWorker: no new placements on the worker; move its sessions away')
+    .action(run((c, worker: string) => c.call('drainWorker', { cell: globals().cell, worker })));
+  cli
+    .command('get <session>')
+    .description('GetSession')
+    .action(run((c, session: string) => c.call('getSession', { cell: globals().cell, session })));
+  cli
+    .command('sessions')
+    .description('ListSessions: every live session of the cell')
+    .option('--limit <n>', 'page size', int('--limit', 1), 100)
+    .action(
+      run(async (c, o: { limit: number }) => {
+        const all = [];
+        let cursor = '0';
+        do {
+          const page = await c.call('listSessions', { cell: globals().cell, cursor, limit: o.limit });
+          all.push(...page.sessions);
+          cursor = page.nextCursor;
+        } while (cursor !== '0');
+        return all;
+      }),
+    );
+  cli
+    .command('workers')
+    .description('ListWorkers: every worker of the cell, its lease, capacity and load')
+    .action(run(async (c) => (await c.call('listWorkers', { cell: globals().cell })).workers));
+  cli
+    .command('watch [session]')
+    .description('print the media frames the sink accepts (all sessions when none is named) until Ctrl-C')
+    .action((session: string | undefined) => watch(globals(), session ?? ''));
+  cli
+    .command('up')
+    .description('start Redis (private unless --redis), a media sink, N Dispatch replicas and M Workers')
+    .option('--redis <url>', 'an existing Redis (redis://host:port); default: a private redis-server')
+    .addOption(new Option('--dispatchers <n>').argParser(int('--dispatchers', 1)).default(2))
+    .addOption(new Option('--workers <n>').argParser(int('--workers', 1)).default(3))
+    .addOption(new Option('--capacity <n>', 'runtimes per worker').argParser(int('--capacity', 1)).default(4))
+    .addOption(new Option('--lease-ttl-ms <ms>').argParser(int('--lease-ttl-ms', 100)).default(3000))
+    .addOption(new Option('--ranking <name>').choices(['least-loaded', 'p2c']).default('least-loaded'))
+    .addOption(
+      new Option('--protocol <name>', 'an unsafe baseline, for comparisons only')
+        .choices(['dhsched', 'assignment_time', 'claim_only', 'workerid_only'])
+        .default('dhsched'),
+    )
+    .option('--log-dir <dir>', 'where each process logs (default: a temp dir)')
+    .action(async (o: Record<string, unknown>) => up(globals(), o));
+  return cli;
+}
+
+async function up(globals: Globals, o: Record<string, unknown>): Promise<void> {
+  const options = SystemOptions.parse({
+    redisUrl: o['redis'],
+    dispatchers: o['dispatchers'],
+    workers: o['workers'],
+    capacity: o['capacity'],
+    cell: globals.cell,
+    leaseTtlMs: o['leaseTtlMs'],
+    ranking: o['ranking'],
+    protocol: o['protocol'],
+    ...(o['logDir'] ? { logDir: o['logDir'] } : {}),
+  });
+  const system: System = await launchSystem(options);
+  const state = {
+    dispatch: system.dispatchers.map((d) => d.addr),
+    sink: system.sink.addr,
+    redis: system.redisUrl,
+  };
+  fs.mkdirSync(path.dirname(stateFile), { recursive: true });
+  fs.writeFileSync(stateFile, JSON.stringify(state, null, 2));
+  print(globals, { ...state, workers: system.workers.map((w) => `${w.id}@${w.addr}`), logs: system.logDir });
+  process.stderr.write('dhsched up: running; Ctrl-C stops every process\n');
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await system.stop();
+  fs.rmSync(stateFile, { force: true });
+}
+
+async function watch(globals: Globals, session: string): Promise<void> {
+  const addr = globals.sink ?? process.env['DHSCHED_SINK'] ?? readState()?.sink;
+  if (!addr) throw new Error('no media sink address: pass --sink, set DHSCHED_SINK, or run `dhsched up`');
+  const client = new (services().MediaSink)(addr, grpc.credentials.createInsecure());
+  const stream = client['watch']({ cell: globals.cell, session }) as grpc.ClientReadableStream<Frame>;
+  process.once('SIGINT', () => stream.cancel());
+  await new Promise<void>((resolve, reject) => {
+    stream.on('data', (f: Frame) => {
+      const { payload, ...stamp } = f;
+      print(globals, { ...stamp, bytes: payload.length });
+    });
+    stream.on('end', resolve);
+    stream.on('error', (err: grpc.ServiceError) =>
+      err.code === grpc.status.CANCELLED ? resolve() : reject(err),
+    );
+  });
+  client.close();
+}
+
+/** Runs the CLI; resolves to the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  try {
+    await program().parseAsync(argv, { from: 'user' });
+    return 0;
+  } catch (err) {
+    const code = grpcCode(err);
+    const msg =
+      code === undefined
+        ? (err as Error).message
+        : `${grpc.status[code]}: ${(err as grpc.ServiceError).details}`;
+    process.stderr.write(`dhsched: ${msg}\n`);
+    return code === grpc.status.INVALID_ARGUMENT ? 2 : 1;
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * Private redis-servers: a standalone one on a free port with its own temp dir and no persistence, or a
+ * Redis Cluster of several. The launcher starts one when no Redis is configured; the tests start their own.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { Redis } from 'ioredis';
+
+export const REDIS_SERVER = process.env['REDIS_SERVER'] ?? 'redis-server';
+
+export interface RedisServer {
+  readonly host: string;
+  readonly port: number;
+  stop(): Promise<void>;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+function ping(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const sock = net.connect(port, '127.0.0.1');
+    sock.setTimeout(500);
+    sock.once('connect', () => sock.write('PING\r\n'));
+    sock.once('data', (d) => {
+      sock.destroy();
+      resolve(d.toString().startsWith('+PONG'));
+    });
+    sock.once('error', () => resolve(false));
+    sock.once('timeout', () => {
+      sock.destroy();
+      resolve(false);
+    });
+  });
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    else child.once('exit', () => resolve());
+  });
+}
+
+/** Starts redis-server on a free port; `extraArgs` are passed on (e.g. ['--replicaof', host, port]). */
+export async function startRedis(extraArgs: string[] = []): Promise<RedisServer> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dhsched-redis-'));
+    const args = ['--save', '', '--appendonly', 'no', '--port', String(port), '--bind', '127.0.0.1'];
+    const child = spawn(REDIS_SERVER, [...args, '--dir', dir, ...extraArgs], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    const stop = async () => {
+      child.kill('SIGTERM');
+      await exited(child);
+      fs.rmSync(dir, { recursive: true, force: true });
+    };
+    const deadline = Date.now() + 10_000;
+    while (child.exitCode === null && Date.now() < deadline) {
+      if (await ping(port)) return { host: '127.0.0.1', port, stop };
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    await stop();
+    if (attempt === 3) throw new Error(`redis-server did not start on port ${port}: ${stderr}`);
+  }
+}
+
+export const REDIS_CLI = process.env['REDIS_CLI'] ?? 'redis-cli';
+
+/** A Redis Cluster of `masters` private servers (no replicas), its slots spread evenly by redis-cli. */
+export async function startCluster(
+  masters = 3,
+): Promise<{ nodes: { host: string; port: number }[]; stop(): Promise<void> }> {
+  const servers: RedisServer[] = [];
+  const stop = async () => {
+    for (const s of servers) await s.stop();
+  };
+  try {
+    for (let i = 0; i < masters; i++) {
+      servers.push(await startRedis(['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf']));
+    }
+    const addrs = servers.map((s) => `${s.host}:${s.port}`);
+    await new Promise<void>((resolve, reject) => {
+      const cli = spawn(
+        REDIS_CLI,
+        ['--cluster', 'create', ...addrs, '--cluster-replicas', '0', '--cluster-yes'],
+        {
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      let out = '';
+      cli.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+      cli.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+      cli.once('error', reject);
+      cli.once('exit', (code) =>
+        code === 0 ? resolve() : reject(new Error(`redis-cli --cluster create: ${out}`)),
+      );
+    });
+    for (const s of servers) {
+      const r = new Redis({ host: s.host, port: s.port, maxRetriesPerRequest: 1 });
+      try {
+        for (const deadline = Date.now() + 15_000; !(await r.cluster('INFO')).includes('cluster_state:ok');) {
+          if (Date.now() > deadline) throw new Error(`cluster node ${s.port} did not reach cluster_state:ok`);
+          await new Promise((res) => setTimeout(res, 50));
+        }
+      } finally {
+        await r.quit();
+      }
+    }
+    return { nodes: servers.map(({ host, port }) => ({ host, port })), stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
