@@ -72,7 +72,11 @@ export class LoadView {
   /** Counts a token just admitted on the worker, so that ranking sees it before the next refresh. */
   recordAdmission(cell: string, worker: string): void {
     const view = this.views.get(cell);
-    if (view) this.views.set(cell, view.map((w) => (w.worker === worker ? { ...w, tokens: w.tokens + 1 } : w)));
+    if (view)
+      this.views.set(
+        cell,
+        view.map((w) => (w.worker === worker ? { ...w, tokens: w.tokens + 1 } : w)),
+      );
   }
 
   /** Reads every served cell once; fails if any read fails. */
@@ -82,7 +86,12 @@ export class LoadView {
 
   /** Refreshes every served cell every refreshMs until `stop`. */
   start(): void {
-    this.loop ??= startLoop('load view refresh', () => this.refreshAll(), () => this.refreshMs, this.log);
+    this.loop ??= startLoop(
+      'load view refresh',
+      () => this.refreshAll(),
+      () => this.refreshMs,
+      this.log,
+    );
   }
 
   async stop(): Promise<void> {

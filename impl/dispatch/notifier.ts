@@ -38,7 +38,12 @@ export class WorkerNotifier implements Notifier {
     this.deadlineMs = o.deadlineMs ?? 1000;
   }
 
-  notify<K extends NotifyMethod>(cell: string, worker: string, method: K, request: WorkerMethods[K][0]): void {
+  notify<K extends NotifyMethod>(
+    cell: string,
+    worker: string,
+    method: K,
+    request: WorkerMethods[K][0],
+  ): void {
     void this.send(cell, worker, method, request);
   }
 

@@ -56,15 +56,25 @@ export const rankings: Record<RankingName, (random: Random) => Ranking> = {
   p2c: powerOfTwo,
 };
 
-const takesNewWork = (w: WorkerView) => w.live && !w.draining;
+const takesNewWork = (w: WorkerView, exclude: ReadonlySet<string>) =>
+  w.live && !w.draining && !exclude.has(w.worker);
+
+/** The workers the view shows live, not draining, with room, and not in `exclude`. */
+export function eligible(view: readonly WorkerView[], exclude: ReadonlySet<string>): WorkerView[] {
+  return view.filter((w) => takesNewWork(w, exclude) && w.tokens < w.cap);
+}
 
 /**
- * The workers to offer a session to, in order: those the view shows live, not draining and with room,
- * ranked; when it shows none, the live, non-draining ones least-loaded first, since the view may be stale.
- * `exclude` names workers never to offer (the source of a move).
+ * The workers to offer a session to, in order: the eligible ones, ranked; when the view shows none, the
+ * live, non-draining ones least-loaded first, since the view may be stale. `exclude` names workers never
+ * to offer (the source of a move).
  */
-export function candidates(view: readonly WorkerView[], ranking: Ranking, exclude: ReadonlySet<string>): string[] {
-  const open = view.filter((w) => takesNewWork(w) && !exclude.has(w.worker));
-  const eligible = open.filter((w) => w.tokens < w.cap);
-  return (eligible.length > 0 ? ranking(eligible) : leastLoaded(open)).map((w) => w.worker);
+export function candidates(
+  view: readonly WorkerView[],
+  ranking: Ranking,
+  exclude: ReadonlySet<string>,
+): string[] {
+  const room = eligible(view, exclude);
+  const offers = room.length > 0 ? ranking(room) : leastLoaded(view.filter((w) => takesNewWork(w, exclude)));
+  return offers.map((w) => w.worker);
 }

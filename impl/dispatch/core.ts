@@ -1,0 +1,409 @@
+/**
+ * Dispatch's request logic, free of any per-session state: every decision is one conditional store step
+ * (admitCommit's guards decide creates and moves), so any replica serves any request and a replica killed
+ * between two steps leaves nothing half done that a retry or another replica cannot finish.
+ */
+import * as grpc from '@grpc/grpc-js';
+import type { Logger } from 'pino';
+import { match } from 'ts-pattern';
+import { admissionRefusals, migrations } from '../common/metrics.js';
+import { RpcError, toStatus } from '../rpc/errors.js';
+import type {
+  DrainWorkerReply,
+  ListSessionsReply,
+  ListWorkersReply,
+  PushTextReply,
+  Session,
+} from '../rpc/proto.js';
+import { StoreCode, type StoreError, isStoreError } from '../store/codes.js';
+import * as steps from '../store/steps.js';
+import type { PlacedSession, Store } from '../store/steps.js';
+import type { LoadView } from './load-view.js';
+import { type Loop, startLoop } from './loop.js';
+import type { Notifier } from './notifier.js';
+import { type Random, type Ranking, candidates, eligible } from './ranking.js';
+
+export interface DispatchCoreOptions {
+  store: Store;
+  /** This replica's id, for logs. */
+  id: string;
+  ranking: Ranking;
+  loadView: LoadView;
+  notifier: Notifier;
+  log: Logger;
+  now?: () => number;
+  /** Jitters the recovery loop and shuffles what a recovery pass moves. */
+  random?: Random;
+  /** Fault injection: runs right after each commit, before any worker is notified (tests kill here). */
+  afterCommit?: () => void;
+}
+
+export type MoveReason = 'migrate' | 'drain' | 'recovery';
+
+/** A generation's worker and epoch: what a move's source-epoch guard expects. */
+interface Owner {
+  worker: string;
+  epoch: number;
+}
+
+type Admission = { admitted: Owner } | { refusal: StoreError | undefined };
+type MoveResult =
+  { kind: 'moved'; to: Owner } | { kind: 'conflict' } | { kind: 'refused'; refusal: StoreError | undefined };
+
+export interface MoveReport {
+  moved: Session[];
+  /** Sessions whose generation changed first: another replica or a client moved or closed them. */
+  conflicts: string[];
+  /** Sessions no worker admitted. */
+  notMoved: string[];
+}
+
+export interface RecoveryReport extends MoveReport {
+  cell: string;
+  /** The workers whose lease had expired with sessions still placed on them. */
+  expired: string[];
+}
+
+/** Refusals of one candidate by admitCommit: the next candidate may still admit. */
+const ADMISSION_REFUSALS = [StoreCode.FULL, StoreCode.NOT_LIVE, StoreCode.DRAINING, StoreCode.UNKNOWN_WORKER];
+
+const noSession = (cell: string, session: string) =>
+  new RpcError(grpc.status.NOT_FOUND, `no session ${session} in cell ${cell}`);
+const closedSession = (cell: string, session: string) =>
+  new RpcError(grpc.status.FAILED_PRECONDITION, `session ${session} of cell ${cell} is closed`);
+
+/** NO_SESSION and CLOSED in the client's words; any other error unchanged. */
+function sessionRefusal(err: unknown, cell: string, session: string): unknown {
+  if (isStoreError(err, StoreCode.NO_SESSION)) return noSession(cell, session);
+  if (isStoreError(err, StoreCode.CLOSED)) return closedSession(cell, session);
+  return err;
+}
+
+function shuffled<T>(items: readonly T[], random: Random): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+export class DispatchCore {
+  readonly id: string;
+  private readonly store: Store;
+  private readonly ranking: Ranking;
+  private readonly loadView: LoadView;
+  private readonly notifier: Notifier;
+  private readonly log: Logger;
+  private readonly now: () => number;
+  private readonly random: Random;
+  private readonly afterCommit: () => void;
+  private recovery: Loop | undefined;
+
+  constructor(o: DispatchCoreOptions) {
+    this.id = o.id;
+    this.store = o.store;
+    this.ranking = o.ranking;
+    this.loadView = o.loadView;
+    this.notifier = o.notifier;
+    this.log = o.log;
+    this.now = o.now ?? Date.now;
+    this.random = o.random ?? Math.random;
+    this.afterCommit = o.afterCommit ?? (() => {});
+  }
+
+  /** Places a new session on the best-ranked worker that admits it; a retry returns it with created = false. */
+  async createLive(cell: string, session: string): Promise<Session> {
+    try {
+      const admission = await this.admit(cell, session, null, await this.candidatesFor(cell));
+      if ('admitted' in admission) {
+        const { worker, epoch } = admission.admitted;
+        this.notifier.notify(cell, worker, 'startRuntime', { cell, session, epoch });
+        return { cell, session, worker, epoch, phase: 'assigned', releasedSeq: 0, created: true };
+      }
+    } catch (err) {
+      if (!isStoreError(err, StoreCode.CONFLICT)) throw err;
+    }
+    // CONFLICT, or no worker admitted it: either way a retry finds the session it created before.
+    const existing = await this.readSession(cell, session);
+    if (existing === null) {
+      throw new RpcError(grpc.status.RESOURCE_EXHAUSTED, `no worker with room in cell ${cell}`);
+    }
+    if (existing.phase === 'closed') throw closedSession(cell, session);
+    return existing;
+  }
+
+  /** Appends to the session's input log, once per request id, and tells the owner. */
+  async pushText(cell: string, session: string, requestId: string, text: string): Promise<PushTextReply> {
+    try {
+      const { seq, duplicate, owner } = await steps.appendInput(this.store, {
+        cell,
+        session,
+        requestId,
+        text,
+      });
+      this.notifier.notify(cell, owner.worker, 'deliver', { cell, session, seq });
+      return { seq, duplicate };
+    } catch (err) {
+      throw sessionRefusal(err, cell, session);
+    }
+  }
+
+  /** Closes the session and tells its owner to stop; closing a closed session returns it unchanged. */
+  async closeLive(cell: string, session: string): Promise<Session> {
+    try {
+      await steps.closeSession(this.store, { cell, session });
+    } catch (err) {
+      if (!isStoreError(err, StoreCode.CLOSED)) throw sessionRefusal(err, cell, session);
+    }
+    // a closed generation never changes again: this read is the one the close left
+    const closed = await this.getSession(cell, session);
+    this.notifier.notify(cell, closed.worker, 'stop', { cell, session, epoch: closed.epoch });
+    return closed;
+  }
+
+  /**
+   * Moves the session to `target`, or to the best-ranked other worker, guarded by the epoch read (or
+   * `fromEpoch`, the one the caller saw). A retry of a move that landed returns the session as it is.
+   */
+  async migrate(cell: string, session: string, target?: string, fromEpoch?: number): Promise<Session> {
+    const current = await this.getSession(cell, session);
+    if (current.phase === 'closed') throw closedSession(cell, session);
+    if (fromEpoch !== undefined && fromEpoch !== current.epoch) {
+      if (current.epoch > fromEpoch && (target === undefined || target === current.worker)) return current;
+      throw new RpcError(
+        grpc.status.ABORTED,
+        `session ${session} is at epoch ${current.epoch}, not ${fromEpoch}: it moved concurrently`,
+      );
+    }
+    if (target === current.worker) {
+      throw new RpcError(
+        grpc.status.FAILED_PRECONDITION,
+        `session ${session} is already on worker ${target}`,
+      );
+    }
+    const result = await this.move(cell, session, current, 'migrate', target);
+    return match(result)
+      .with({ kind: 'moved' }, ({ to }): Session => ({ ...current, ...to, phase: 'assigned' }))
+      .with({ kind: 'conflict' }, () => {
+        throw new RpcError(grpc.status.ABORTED, `session ${session} moved concurrently: read it and retry`);
+      })
+      .with({ kind: 'refused' }, ({ refusal }) => {
+        throw target !== undefined && refusal !== undefined
+          ? new RpcError(
+              toStatus(refusal).code,
+              `worker ${target} cannot take session ${session}: ${StoreCode[refusal.code]}`,
+            )
+          : new RpcError(grpc.status.RESOURCE_EXHAUSTED, `no other worker with room in cell ${cell}`);
+      })
+      .exhaustive();
+  }
+
+  /** Stops new placements on the worker, then moves each of its sessions to the best-ranked others. */
+  async drainWorker(cell: string, worker: string): Promise<DrainWorkerReply> {
+    try {
+      await steps.drain(this.store, { cell, worker });
+    } catch (err) {
+      if (isStoreError(err, StoreCode.UNKNOWN_WORKER)) {
+        throw new RpcError(grpc.status.NOT_FOUND, `no worker ${worker} in cell ${cell}`);
+      }
+      throw err;
+    }
+    const placed = await steps.readPlaced(this.store, { cell, worker });
+    const { moved, notMoved } = await this.moveAll(cell, placed, 'drain');
+    return { moved, notMoved };
+  }
+
+  async getSession(cell: string, session: string): Promise<Session> {
+    const found = await this.readSession(cell, session);
+    if (found === null) throw noSession(cell, session);
+    return found;
+  }
+
+  /** One page of the cell's live sessions; `cursor` '0' starts, and ends the last page. */
+  async listSessions(cell: string, cursor: string, limit: number): Promise<ListSessionsReply> {
+    const page = await steps.readSessions(this.store, { cell, cursor, count: limit });
+    const sessions = await Promise.all(
+      page.sessions.map(async ({ session, generation }): Promise<Session> => ({
+        cell,
+        session,
+        ...generation,
+        releasedSeq: await this.releasedSeq(cell, session),
+        created: false,
+      })),
+    );
+    return { sessions, nextCursor: page.cursor };
+  }
+
+  /** The cell's workers as the store has them now. */
+  async listWorkers(cell: string): Promise<ListWorkersReply> {
+    const view = await this.loadView.fresh(cell);
+    return {
+      workers: view.map((w) => ({
+        worker: w.worker,
+        incarnation: w.incarnation,
+        live: w.live,
+        leaseExpiresAtMs: w.expiresAt,
+        capacity: w.cap,
+        tokens: w.tokens,
+        draining: w.draining,
+        placed: w.placed,
+        addr: w.addr,
+        runtimes: w.runtimes,
+        queued: w.queued,
+      })),
+    };
+  }
+
+  /**
+   * Recovery: moves every session still placed on a worker whose lease has expired, each guarded by the
+   * epoch read with it. Replicas may run it at once: per session one commit wins, the others CONFLICT.
+   */
+  async recoverOnce(cell: string): Promise<RecoveryReport> {
+    const view = await this.loadView.fresh(cell);
+    const expired = view.filter((w) => !w.live && w.placed > 0).map((w) => w.worker);
+    const placed = await Promise.all(expired.map((worker) => steps.readPlaced(this.store, { cell, worker })));
+    // replicas recovering at once start at different sessions, so that fewer of their commits collide
+    const report = {
+      cell,
+      expired,
+      ...(await this.moveAll(cell, shuffled(placed.flat(), this.random), 'recovery')),
+    };
+    if (expired.length > 0) {
+      const { moved, conflicts, notMoved } = report;
+      this.log.info(
+        { cell, expired, moved: moved.length, conflicts: conflicts.length, notMoved },
+        'recovery pass',
+      );
+    }
+    return report;
+  }
+
+  /** Runs recoverOnce over every served cell every intervalMs (jittered ±50%) until `stop`. */
+  startRecovery(intervalMs: number): void {
+    const pass = async () => {
+      for (const cell of this.loadView.cells()) {
+        await this.recoverOnce(cell).catch((err: unknown) => this.log.warn({ err, cell }, 'recovery failed'));
+      }
+    };
+    this.recovery ??= startLoop('recovery', pass, () => intervalMs * (0.5 + this.random()), this.log);
+  }
+
+  /** Stops the recovery loop, waiting for the pass in flight. */
+  async stop(): Promise<void> {
+    await this.recovery?.stop();
+    this.recovery = undefined;
+  }
+
+  /** The workers to offer a session to; when the cached view shows none with room, a fresh one decides. */
+  private async candidatesFor(cell: string, exclude?: string): Promise<string[]> {
+    const others = new Set(exclude === undefined ? [] : [exclude]);
+    const cached = await this.loadView.view(cell);
+    const view = eligible(cached, others).length > 0 ? cached : await this.loadView.fresh(cell);
+    return candidates(view, this.ranking, others);
+  }
+
+  /** admitCommit on each candidate in turn until one admits; CONFLICT (the guard failed) is thrown. */
+  private async admit(
+    cell: string,
+    session: string,
+    expected: Owner | null,
+    offers: readonly string[],
+  ): Promise<Admission> {
+    let refusal: StoreError | undefined;
+    for (const target of offers) {
+      try {
+        const { epoch } = await steps.admitCommit(this.store, {
+          cell,
+          session,
+          target,
+          expected,
+          now: this.now(),
+        });
+        this.afterCommit();
+        this.loadView.recordAdmission(cell, target);
+        return { admitted: { worker: target, epoch } };
+      } catch (err) {
+        if (!isStoreError(err, ...ADMISSION_REFUSALS)) throw err;
+        admissionRefusals.inc({ code: StoreCode[err.code] });
+        refusal = err;
+      }
+    }
+    return { refusal };
+  }
+
+  /** One move guarded by the source's epoch; on success the target starts and the source is revoked. */
+  private async move(
+    cell: string,
+    session: string,
+    from: Owner,
+    reason: MoveReason,
+    target?: string,
+  ): Promise<MoveResult> {
+    const offers = target !== undefined ? [target] : await this.candidatesFor(cell, from.worker);
+    const expected = { worker: from.worker, epoch: from.epoch };
+    let result: MoveResult;
+    try {
+      const admission = await this.admit(cell, session, expected, offers);
+      result =
+        'admitted' in admission
+          ? { kind: 'moved', to: admission.admitted }
+          : { kind: 'refused', refusal: admission.refusal };
+    } catch (err) {
+      if (!isStoreError(err, StoreCode.CONFLICT)) {
+        migrations.inc({ reason, result: 'error' });
+        throw err;
+      }
+      result = { kind: 'conflict' };
+    }
+    migrations.inc({ reason, result: result.kind });
+    if (result.kind === 'moved') {
+      this.notifier.notify(cell, result.to.worker, 'startRuntime', { cell, session, epoch: result.to.epoch });
+      this.notifier.notify(cell, from.worker, 'revoke', { cell, session, epoch: from.epoch });
+    }
+    return result;
+  }
+
+  /** Moves sessions one by one, each from the generation read with it. */
+  private async moveAll(
+    cell: string,
+    placed: readonly PlacedSession[],
+    reason: MoveReason,
+  ): Promise<MoveReport> {
+    const report: MoveReport = { moved: [], conflicts: [], notMoved: [] };
+    for (const { session, generation } of placed) {
+      // admission does not depend on the session, and the sources (draining or expired) are never
+      // candidates: once no worker admitted one session, none would admit the next
+      if (report.notMoved.length > 0) {
+        report.notMoved.push(session);
+        continue;
+      }
+      const [result, releasedSeq] = await Promise.all([
+        this.move(cell, session, generation, reason),
+        this.releasedSeq(cell, session),
+      ]);
+      match(result)
+        .with({ kind: 'moved' }, ({ to }) =>
+          report.moved.push({ cell, session, ...to, phase: 'assigned', releasedSeq, created: false }),
+        )
+        .with({ kind: 'conflict' }, () => report.conflicts.push(session))
+        .with({ kind: 'refused' }, () => report.notMoved.push(session))
+        .exhaustive();
+    }
+    return report;
+  }
+
+  /** The session's generation and release cursor (read side by side), or null when it has none. */
+  private async readSession(cell: string, session: string): Promise<Session | null> {
+    const [generation, releasedSeq] = await Promise.all([
+      steps.readGen(this.store, { cell, session }),
+      this.releasedSeq(cell, session),
+    ]);
+    return generation && { cell, session, ...generation, releasedSeq, created: false };
+  }
+
+  /** The release cursor alone: fromSeq past any seq returns no log entries. */
+  private async releasedSeq(cell: string, session: string): Promise<number> {
+    return (await steps.readRelease(this.store, { cell, session, fromSeq: Number.MAX_SAFE_INTEGER })).seq;
+  }
+}

@@ -1,0 +1,283 @@
+/**
+ * The Dispatch gRPC service on a real store: the API end to end, refusals of bad input that leave the
+ * cell's keys untouched, and the fast-path calls to a worker's gRPC endpoint.
+ */
+import * as grpc from '@grpc/grpc-js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { silentLogger } from '../common/log.js';
+import { type Client, dispatchClient } from '../rpc/client.js';
+import { grpcCode } from '../rpc/errors.js';
+import { type DispatchMethods, type WorkerMethods, services } from '../rpc/proto.js';
+import { listen, shutdown, unaryService } from '../rpc/server.js';
+import { cellKeys } from '../store/keys.js';
+import * as steps from '../store/steps.js';
+import { useStore } from '../test-support/redis.js';
+import { type DispatchServer, startDispatchServer } from './server.js';
+
+const f = useStore();
+const LONG = 600_000;
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function serve(): Promise<{ server: DispatchServer; client: Client<DispatchMethods> }> {
+  const server = await startDispatchServer({
+    store: f.store,
+    cells: [f.cell],
+    refreshMs: 50,
+    recoveryMs: 50,
+  });
+  const client = dispatchClient(server.addr);
+  cleanups.push(
+    () => server.stop(),
+    () => client.close(),
+  );
+  return { server, client };
+}
+
+const register = (worker: string, cap: number, addr = '') =>
+  steps.registerWorker(f.store, { cell: f.cell, worker, cap, now: Date.now(), ttlMs: LONG, addr });
+
+/** The gRPC status name and message a call is refused with. */
+async function refusal(p: Promise<unknown>): Promise<{ code: string; details: string }> {
+  try {
+    await p;
+  } catch (err) {
+    return {
+      code: grpc.status[grpcCode(err) ?? grpc.status.UNKNOWN],
+      details: (err as grpc.ServiceError).details,
+    };
+  }
+  throw new Error('the call succeeded; a refusal was expected');
+}
+
+/** Every key of the cell with its serialized value. */
+async function dumpCell(): Promise<Record<string, string>> {
+  const keys = (await f.redis.keys(`${cellKeys(f.cell).prefix}*`)).sort();
+  const out: Record<string, string> = {};
+  for (const k of keys) out[k] = (await f.redis.dumpBuffer(k))!.toString('hex');
+  return out;
+}
+
+/** Polls until `done` holds, for up to 10 s. */
+async function eventually(done: () => boolean | Promise<boolean>): Promise<void> {
+  for (const deadline = Date.now() + 10_000; !(await done());) {
+    if (Date.now() > deadline) throw new Error('condition not reached in 10 s');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+describe('the Dispatch service', () => {
+  it('serves create, push, get, list, migrate, drain and close', async () => {
+    await register('w1', 2);
+    await register('w2', 2);
+    const { client } = await serve();
+    const cell = f.cell;
+    expect(await client.call('createLive', { cell, session: 's1' })).toEqual({
+      cell,
+      session: 's1',
+      worker: 'w1',
+      epoch: 1,
+      phase: 'assigned',
+      releasedSeq: 0,
+      created: true,
+    });
+    expect(await client.call('createLive', { cell, session: 's1' })).toMatchObject({ created: false });
+    expect(await client.call('pushText', { cell, session: 's1', requestId: 'r-1', text: 'hi' })).toEqual({
+      seq: 1,
+      duplicate: false,
+    });
+    expect(await client.call('getSession', { cell, session: 's1' })).toMatchObject({
+      worker: 'w1',
+      epoch: 1,
+    });
+    expect(await client.call('listSessions', { cell, cursor: '', limit: 0 })).toMatchObject({
+      sessions: [{ session: 's1' }],
+      nextCursor: '0',
+    });
+    const moved = await client.call('migrate', { cell, session: 's1', target: '', fromEpoch: 1 });
+    expect(moved).toMatchObject({ worker: 'w2', epoch: 2 });
+    expect(await client.call('drainWorker', { cell, worker: 'w2' })).toMatchObject({
+      moved: [{ session: 's1', worker: 'w1', epoch: 3 }],
+      notMoved: [],
+    });
+    expect((await client.call('listWorkers', { cell })).workers).toMatchObject([
+      { worker: 'w1', live: true, capacity: 2, tokens: 2, placed: 1, draining: false },
+      { worker: 'w2', live: true, capacity: 2, tokens: 1, placed: 0, draining: true },
+    ]);
+    expect(await client.call('closeLive', { cell, session: 's1' })).toMatchObject({
+      phase: 'closed',
+      epoch: 3,
+    });
+    expect(await refusal(client.call('createLive', { cell: '', session: 's1' }))).toEqual({
+      code: 'RESOURCE_EXHAUSTED',
+      details: 'no worker with room in cell default',
+    });
+  });
+
+  it('refuses bad input with the right status and writes nothing', async () => {
+    await register('w1', 2);
+    const { client, server } = await serve();
+    const cell = f.cell;
+    await client.call('createLive', { cell, session: 's1' });
+    await client.call('pushText', { cell, session: 's1', requestId: 'r1', text: 'hi' });
+    const before = await dumpCell();
+    const push = (over: Partial<DispatchMethods['pushText'][0]>) =>
+      client.call('pushText', { cell, session: 's1', requestId: 'r2', text: 'x', ...over });
+    const raw = new grpc.Client(server.addr, grpc.credentials.createInsecure());
+    cleanups.push(() => raw.close());
+    const rawPush = (bytes: Buffer) =>
+      new Promise((resolve, reject) =>
+        raw.makeUnaryRequest(
+          '/dhsched.v1.Dispatch/PushText',
+          (b: Buffer) => b,
+          (b: Buffer) => b,
+          bytes,
+          (err, reply) => (err ? reject(err) : resolve(reply)),
+        ),
+      );
+    const field = (n: number, s: string) => [(n << 3) | 2, s.length, ...Buffer.from(s)];
+    const cases: [string, () => Promise<unknown>, string, string][] = [
+      [
+        'unknown session',
+        () => client.call('getSession', { cell, session: 'nope' }),
+        'NOT_FOUND',
+        'no session nope',
+      ],
+      ['push to an unknown session', () => push({ session: 'nope' }), 'NOT_FOUND', 'no session nope'],
+      [
+        'oversized text',
+        () => push({ text: 'x'.repeat(16 * 1024 + 1) }),
+        'INVALID_ARGUMENT',
+        'text: text is at most',
+      ],
+      [
+        'oversized in bytes, not chars',
+        () => push({ text: 'é'.repeat(8193) }),
+        'INVALID_ARGUMENT',
+        'text is at most',
+      ],
+      ['malformed session', () => push({ session: 'bad id' }), 'INVALID_ARGUMENT', 'session: an id is'],
+      [
+        'separator in an id',
+        () => client.call('createLive', { cell, session: 'a:b' }),
+        'INVALID_ARGUMENT',
+        'session',
+      ],
+      [
+        'malformed cell',
+        () => client.call('createLive', { cell: 'c{1}', session: 's2' }),
+        'INVALID_ARGUMENT',
+        'cell',
+      ],
+      ['empty request id', () => push({ requestId: '' }), 'INVALID_ARGUMENT', 'requestId: a request id is'],
+      ['long request id', () => push({ requestId: 'r'.repeat(129) }), 'INVALID_ARGUMENT', 'requestId'],
+      [
+        'epoch out of range',
+        () => client.call('migrate', { cell, session: 's1', target: '', fromEpoch: 2 ** 60 }),
+        'INVALID_ARGUMENT',
+        'fromEpoch: an epoch is below 2^53',
+      ],
+      [
+        'malformed target',
+        () => client.call('migrate', { cell, session: 's1', target: 'w|1', fromEpoch: 0 }),
+        'INVALID_ARGUMENT',
+        'target',
+      ],
+      [
+        'limit too large',
+        () => client.call('listSessions', { cell, cursor: '', limit: 1001 }),
+        'INVALID_ARGUMENT',
+        'limit',
+      ],
+      [
+        'bad cursor',
+        () => client.call('listSessions', { cell, cursor: 'x', limit: 1 }),
+        'INVALID_ARGUMENT',
+        'cursor',
+      ],
+      ['empty worker', () => client.call('drainWorker', { cell, worker: '' }), 'INVALID_ARGUMENT', 'worker'],
+      [
+        'an id sent as an object',
+        () => client.call('createLive', { cell, session: { a: 1 } as unknown as string }),
+        'INVALID_ARGUMENT',
+        'session: an id is',
+      ],
+      [
+        'a text field whose length is cut off',
+        () =>
+          rawPush(Buffer.from([...field(1, cell), ...field(2, 's1'), ...field(3, 'r3'), (4 << 3) | 2, 0x80])),
+        'INVALID_ARGUMENT',
+        'not a valid protobuf message',
+      ],
+      [
+        'a field of no wire type',
+        () => rawPush(Buffer.from([...field(1, cell), ...field(2, 's1'), (9 << 3) | 7, 1])),
+        'INVALID_ARGUMENT',
+        'not a valid protobuf message',
+      ],
+    ];
+    for (const [what, call, code, details] of cases) {
+      const r = await refusal(call()).catch((err: Error) => {
+        throw new Error(`${what}: ${err.message}`);
+      });
+      expect(r.code, what).toBe(code);
+      expect(r.details, what).toContain(details);
+    }
+    expect(await dumpCell()).toEqual(before);
+  });
+
+  it('tells workers at their published address, and a worker that does not answer fails nothing', async () => {
+    const calls: [string, unknown][] = [];
+    const fake = new grpc.Server();
+    const record =
+      <K extends keyof WorkerMethods>(method: K) =>
+      async (request: WorkerMethods[K][0]) => {
+        calls.push([method, request]);
+        return { state: 'running' as const, epoch: 0, cursor: 0 };
+      };
+    const any = z.any();
+    fake.addService(
+      services().Worker.service,
+      unaryService<Omit<WorkerMethods, 'health'>>(
+        'Worker',
+        { startRuntime: any, deliver: any, revoke: any, stop: any },
+        {
+          startRuntime: record('startRuntime'),
+          deliver: record('deliver'),
+          revoke: record('revoke'),
+          stop: record('stop'),
+        },
+        silentLogger,
+      ),
+    );
+    const addr = await listen(fake, '127.0.0.1:0');
+    cleanups.push(() => shutdown(fake, 100));
+    await register('w1', 2, addr);
+    await register('w2', 2, addr);
+    const { client } = await serve();
+    const cell = f.cell;
+    await client.call('createLive', { cell, session: 's1' });
+    await client.call('pushText', { cell, session: 's1', requestId: 'r1', text: 'hi' });
+    await client.call('migrate', { cell, session: 's1', target: 'w2', fromEpoch: 1 });
+    await client.call('closeLive', { cell, session: 's1' });
+    const expected = [
+      ['startRuntime', { cell, session: 's1', epoch: 1 }],
+      ['deliver', { cell, session: 's1', seq: 1 }],
+      ['startRuntime', { cell, session: 's1', epoch: 2 }],
+      ['revoke', { cell, session: 's1', epoch: 1 }],
+      ['stop', { cell, session: 's1', epoch: 2 }],
+    ];
+    await eventually(() => calls.length >= expected.length);
+    expect(calls).toEqual(expect.arrayContaining(expected));
+
+    // a worker whose address answers nothing
+    await shutdown(fake, 100);
+    expect(await client.call('createLive', { cell, session: 's2' })).toMatchObject({
+      worker: 'w1',
+      created: true,
+    });
+  });
+});

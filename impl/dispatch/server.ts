@@ -1,0 +1,187 @@
+/**
+ * The Dispatch gRPC service: every request validated (a bad one is INVALID_ARGUMENT and writes nothing),
+ * then handed to DispatchCore. `startDispatchServer` assembles a whole replica in-process: load view,
+ * notifier, core, recovery loop and gRPC server.
+ */
+import * as grpc from '@grpc/grpc-js';
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import { silentLogger } from '../common/log.js';
+import { type DispatchMethods, services } from '../rpc/proto.js';
+import { type Schemas, listen, shutdown, unaryService } from '../rpc/server.js';
+import { Id, RequestId, Text } from '../store/schema.js';
+import type { Store } from '../store/steps.js';
+import { DispatchCore } from './core.js';
+import { LoadView } from './load-view.js';
+import { WorkerNotifier } from './notifier.js';
+import { type Random, type Ranking, leastLoaded } from './ranking.js';
+
+const undecodable = Symbol('undecodable');
+
+/**
+ * The service as proto-loader defines it, except that a request that is not a valid protobuf message
+ * reaches the handler as a marker, so that it is refused as INVALID_ARGUMENT (grpc-js answers INTERNAL).
+ */
+function leniently(service: grpc.ServiceDefinition): grpc.ServiceDefinition {
+  return Object.fromEntries(
+    Object.entries(service).map(([name, method]) => [
+      name,
+      {
+        ...method,
+        requestDeserialize: (bytes: Buffer) => {
+          try {
+            return method.requestDeserialize(bytes);
+          } catch (err) {
+            return { [undecodable]: err instanceof Error ? err.message : String(err) };
+          }
+        },
+      },
+    ]),
+  );
+}
+
+/** The request's schema, preceded by the check that it decoded at all. */
+function request<T extends z.ZodTypeAny>(schema: T) {
+  return z
+    .unknown()
+    .superRefine((r, ctx) => {
+      if (typeof r === 'object' && r !== null && undecodable in r) {
+        ctx.addIssue({ code: 'custom', message: `not a valid protobuf message (${String(r[undecodable])})` });
+      }
+    })
+    .pipe(schema);
+}
+
+/** An empty cell is the default one. */
+const Cell = z
+  .string()
+  .transform((c) => c || 'default')
+  .pipe(Id);
+/** Empty: the best-ranked worker. */
+const Target = z
+  .string()
+  .refine((t) => t === '' || Id.safeParse(t).success, 'a target is empty or 1-64 of [A-Za-z0-9_.-]');
+/** 0: whatever epoch is current. */
+const FromEpoch = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER, 'an epoch is below 2^53');
+const SessionRef = z.object({ cell: Cell, session: Id });
+
+export const schemas: Schemas<DispatchMethods> = {
+  createLive: request(SessionRef),
+  pushText: request(SessionRef.extend({ requestId: RequestId, text: Text })),
+  closeLive: request(SessionRef),
+  migrate: request(SessionRef.extend({ target: Target, fromEpoch: FromEpoch })),
+  drainWorker: request(z.object({ cell: Cell, worker: Id })),
+  getSession: request(SessionRef),
+  listSessions: request(
+    z.object({
+      cell: Cell,
+      cursor: z
+        .string()
+        .regex(/^[0-9]*$/, 'a cursor is a number')
+        .transform((c) => c || '0'),
+      limit: z
+        .number()
+        .int()
+        .min(0)
+        .max(1000, 'a limit is 1..1000 (0: 100)')
+        .transform((l) => l || 100),
+    }),
+  ),
+  listWorkers: request(z.object({ cell: Cell })),
+};
+
+export function dispatchService(core: DispatchCore, log: Logger): grpc.UntypedServiceImplementation {
+  return unaryService<DispatchMethods>(
+    'Dispatch',
+    schemas,
+    {
+      createLive: (r) => core.createLive(r.cell, r.session),
+      pushText: (r) => core.pushText(r.cell, r.session, r.requestId, r.text),
+      closeLive: (r) => core.closeLive(r.cell, r.session),
+      migrate: (r) => core.migrate(r.cell, r.session, r.target || undefined, r.fromEpoch || undefined),
+      drainWorker: (r) => core.drainWorker(r.cell, r.worker),
+      getSession: (r) => core.getSession(r.cell, r.session),
+      listSessions: (r) => core.listSessions(r.cell, r.cursor, r.limit),
+      listWorkers: (r) => core.listWorkers(r.cell),
+    },
+    log,
+  );
+}
+
+export interface DispatchServerOptions {
+  store: Store;
+  /** The replica's id, for logs. */
+  id?: string;
+  /** host:port; port 0 takes a free one. */
+  listen?: string;
+  /** The cells served from the start (load view refreshes, recovery). */
+  cells?: readonly string[];
+  /** The load view's refresh period T. */
+  refreshMs?: number;
+  /** The recovery loop's period; 0 runs no recovery loop. */
+  recoveryMs?: number;
+  ranking?: Ranking;
+  log?: Logger;
+  now?: () => number;
+  random?: Random;
+  /** Fault injection, see DispatchCoreOptions.afterCommit. */
+  afterCommit?: () => void;
+}
+
+export interface DispatchServer {
+  /** The address it serves on. */
+  readonly addr: string;
+  readonly core: DispatchCore;
+  /** Stops the loops and the server (calls in flight finish), and closes the worker clients. */
+  stop(): Promise<void>;
+}
+
+/** A whole Dispatch replica, serving once the views of its cells are read; the caller owns the store. */
+export async function startDispatchServer(o: DispatchServerOptions): Promise<DispatchServer> {
+  const log = o.log ?? silentLogger;
+  const loadView = new LoadView({
+    store: o.store,
+    cells: o.cells ?? ['default'],
+    refreshMs: o.refreshMs ?? 200,
+    log,
+    now: o.now,
+  });
+  await loadView.refreshAll();
+  loadView.start();
+  const notifier = new WorkerNotifier({ loadView, log });
+  const core = new DispatchCore({
+    store: o.store,
+    id: o.id ?? `dispatch-${process.pid}`,
+    ranking: o.ranking ?? leastLoaded,
+    loadView,
+    notifier,
+    log,
+    now: o.now,
+    random: o.random,
+    afterCommit: o.afterCommit,
+  });
+  const recoveryMs = o.recoveryMs ?? 500;
+  if (recoveryMs > 0) core.startRecovery(recoveryMs);
+  const server = new grpc.Server();
+  server.addService(leniently(services().Dispatch.service), dispatchService(core, log));
+  const stopLoops = async () => {
+    await core.stop();
+    await loadView.stop();
+  };
+  let addr: string;
+  try {
+    addr = await listen(server, o.listen ?? '127.0.0.1:0');
+  } catch (err) {
+    await stopLoops();
+    throw err;
+  }
+  return {
+    addr,
+    core,
+    async stop() {
+      await stopLoops();
+      await shutdown(server);
+      notifier.close();
+    },
+  };
+}

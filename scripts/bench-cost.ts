@@ -1,0 +1,152 @@
+/**
+ * Per-request store cost, measured on a real system (private Redis, 1 Dispatch replica, 2 Workers as
+ * processes): every command Redis receives is captured with MONITOR and attributed to its store step
+ * (EVALSHA's script hash) or command. Counts CreateLive and PushText in separate windows, subtracting
+ * the background steps (lease renewals, load publishing, load-view refreshes, recovery scans), which are
+ * reported per second instead. Prints a table; the last line is the result as one JSON object, also
+ * written to bench/cost.json.
+ * Usage: node dist/scripts/bench-cost.js [--sessions N] [--pushes N]
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import { Command } from 'commander';
+import { Redis } from 'ioredis';
+import { z } from 'zod';
+import { launchSystem } from '../impl/ops/launch.js';
+import { dispatchClient } from '../impl/rpc/client.js';
+import { scripts } from '../impl/store/scripts.js';
+import { type Store, openStore, readGen, readRelease } from '../impl/store/steps.js';
+
+const Options = z.object({
+  sessions: z.coerce.number().int().min(1).max(10_000),
+  pushes: z.coerce.number().int().min(1).max(100_000),
+  out: z.string(),
+});
+
+/** Steps that run on timers, whatever the requests: not part of any request's cost. */
+const background = new Set([
+  'renewLease',
+  'publishLoad',
+  'readLoadView',
+  'readPlaced',
+  'xread',
+  'ackStream',
+  'readGen',
+]);
+
+const byHash = new Map(
+  [...scripts().values()].map((s) => [createHash('sha1').update(s.lua).digest('hex'), s.step]),
+);
+
+/** One MONITOR line: `<ts> [<db> <addr>] "CMD" "arg" ...` → the step or command name. */
+function stepOf(line: string): string | undefined {
+  const m = /^\d+\.\d+ \[\d+ [^\]]+\] "([A-Za-z]+)"(?: "([^"]*)")?/.exec(line);
+  if (!m) return undefined;
+  const cmd = m[1]!.toLowerCase();
+  if (cmd === 'evalsha') return byHash.get(m[2]!) ?? 'evalsha:unknown';
+  if (cmd === 'eval') return 'eval (script load)';
+  return cmd;
+}
+
+async function main() {
+  const cli = new Command('bench-cost')
+    .option('--sessions <n>', 'CreateLive calls', '200')
+    .option('--pushes <n>', 'PushText calls (round-robin over the sessions)', '1000')
+    .option('--out <file>', 'results file', 'bench/cost.json')
+    .parse();
+  const o = Options.parse(cli.opts());
+  const system = await launchSystem({ dispatchers: 1, workers: 2, capacity: o.sessions, leaseTtlMs: 3000 });
+  const monitor = new Redis(system.redisUrl);
+  // the bench's own polling goes through this connection and is not counted
+  const observer = new Redis(system.redisUrl);
+  const store = openStore(observer);
+  await observer.ping();
+  const observerAddr = `127.0.0.1:${(observer as unknown as { stream: { localPort: number } }).stream.localPort}`;
+  const counts = new Map<string, Map<string, number>>();
+  let phase = 'warmup';
+  await (monitor as unknown as { monitor(): Promise<NodeJS.EventEmitter> }).monitor().then((m) =>
+    m.on('monitor', (_time: string, args: string[], source: string, database: string) => {
+      if (source === observerAddr) return;
+      const step = stepOf(`0.0 [${database} ${source}] ${args.map((a) => JSON.stringify(a)).join(' ')}`);
+      if (!step) return;
+      const c = counts.get(phase) ?? new Map<string, number>();
+      c.set(step, (c.get(step) ?? 0) + 1);
+      counts.set(phase, c);
+    }),
+  );
+  const d = dispatchClient(system.dispatchers[0]!.addr);
+  const window = async (name: string, body: () => Promise<void>) => {
+    phase = name;
+    const t0 = performance.now();
+    await body();
+    const ms = performance.now() - t0;
+    phase = 'between';
+    return ms;
+  };
+  const sessions = Array.from({ length: o.sessions }, (_, i) => `cost${i}`);
+  await new Promise((r) => setTimeout(r, 1000));
+  const idleMs = await window('idle', () => new Promise((r) => setTimeout(r, 3000)));
+  const createMs = await window('create', async () => {
+    for (const session of sessions) await d.call('createLive', { cell: 'default', session });
+    await settle(store, sessions, 0);
+  });
+  const pushMs = await window('push', async () => {
+    for (let i = 0; i < o.pushes; i++) {
+      const session = sessions[i % sessions.length]!;
+      await d.call('pushText', { cell: 'default', session, requestId: `r${i}`, text: `input number ${i}` });
+    }
+    await settle(store, sessions, Math.floor(o.pushes / sessions.length));
+  });
+  d.close();
+  monitor.disconnect();
+  observer.disconnect();
+  await system.stop();
+
+  const perRequest = (name: string, n: number, ms: number) => {
+    const c = counts.get(name) ?? new Map<string, number>();
+    const idle = counts.get('idle') ?? new Map<string, number>();
+    const row: Record<string, number> = {};
+    for (const [step, k] of c) {
+      const net = background.has(step) ? k - ((idle.get(step) ?? 0) * ms) / idleMs : k;
+      if (net / n >= 0.005) row[step] = Math.round((net / n) * 100) / 100;
+    }
+    return row;
+  };
+  const backgroundPerSecond = Object.fromEntries(
+    [...(counts.get('idle') ?? new Map<string, number>())].map(([s, k]) => [
+      s,
+      Math.round((k / idleMs) * 1000 * 10) / 10,
+    ]),
+  );
+  const result = {
+    date: new Date().toISOString(),
+    system: '1 Dispatch replica, 2 Workers, private Redis, separate processes',
+    createLive: { calls: o.sessions, perCall: perRequest('create', o.sessions, createMs) },
+    pushText: { calls: o.pushes, perCall: perRequest('push', o.pushes, pushMs) },
+    backgroundPerSecond,
+  };
+  for (const [what, r] of [
+    ['CreateLive', result.createLive.perCall],
+    ['PushText', result.pushText.perCall],
+  ] as const) {
+    console.log(`${what}: Redis commands per call, by step: ${JSON.stringify(r)}`);
+  }
+  console.log(`background (whole system, per second): ${JSON.stringify(backgroundPerSecond)}`);
+  fs.mkdirSync('bench', { recursive: true });
+  fs.writeFileSync(o.out, `${JSON.stringify(result, null, 2)}\n`);
+  console.log(JSON.stringify(result));
+}
+
+/** Waits until every session is claimed and has released `n` inputs. */
+async function settle(store: Store, sessions: string[], n: number) {
+  for (const session of sessions) {
+    for (;;) {
+      const gen = await readGen(store, { cell: 'default', session });
+      const rel = await readRelease(store, { cell: 'default', session, fromSeq: Number.MAX_SAFE_INTEGER });
+      if (gen?.phase === 'claimed' && rel.seq >= n) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+}
+
+await main();
