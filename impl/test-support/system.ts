@@ -88,3 +88,16 @@ export function allReleased(d: Client<DispatchMethods>, sessions: string[], n: n
     timeoutMs,
   );
 }
+
+/** The sum of a metric's samples whose labels include `labels`, read from a process's /metrics. */
+export async function metricSum(metricsPort: number, name: string, labels: Record<string, string> = {}) {
+  const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+  let sum = 0;
+  for (const line of text.split('\n')) {
+    const m = /^([a-z_]+)(?:\{(.*)\})? ([0-9.e+-]+)$/.exec(line);
+    if (!m || m[1] !== name) continue;
+    const has = Object.fromEntries([...(m[2] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((l) => [l[1], l[2]]));
+    if (Object.entries(labels).every(([k, v]) => has[k] === v)) sum += Number(m[3]);
+  }
+  return sum;
+}

@@ -1,0 +1,250 @@
+/**
+ * The Infer-Controller on a real Redis: claim from the work stream, in-order exactly-once release, moves
+ * with source-independent reconstruction, fencing (sweep, Revoke, Stop, a refused release), a lost lease
+ * and re-registration, and a lost Redis connection.
+ */
+import type { Redis } from 'ioredis';
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import { staleRejections } from '../impl/common/metrics.js';
+import { inCell } from '../impl/test-support/cell.js';
+import { useStore } from '../impl/test-support/redis.js';
+import { cellKeys } from '../impl/store/keys.js';
+import { cpuReference } from './runtime/cpu-reference.js';
+import type { Input, MediaFrame, RuntimeBackend } from './runtime/pipeline.js';
+import { useWorkers, waitFor } from './test-support.js';
+
+const f = useStore();
+const makeWorker = useWorkers(f);
+const at = () => inCell(f.store, f.cell);
+const now = () => Date.now();
+
+const unstamped = (frames: MediaFrame[]) => frames.map(({ worker: _w, epoch: _e, ...rest }) => rest);
+
+/** The frames one runtime that never moved renders for `seq` after inputs 1..seq - 1. */
+async function unmovedFrames(session: string, texts: string[], seq: number): Promise<MediaFrame[]> {
+  const inputs: Input[] = texts.map((text, i) => ({ seq: i + 1, requestId: `r${i + 1}`, text }));
+  const runtime = cpuReference.open({ cell: f.cell, session, epoch: 1, worker: 'w1' });
+  await runtime.restore(inputs.slice(0, seq - 1));
+  return runtime.process(inputs[seq - 1]!);
+}
+
+async function staleCount(worker: string, step: string): Promise<number> {
+  return (
+    (await staleRejections.get()).values.find((v) => v.labels.worker === worker && v.labels.step === step)
+      ?.value ?? 0
+  );
+}
+
+describe('claim and release', () => {
+  it('claims from the work stream and releases each input once, in order; the fast path meets it', async () => {
+    const c = at();
+    const a = makeWorker('w1');
+    await a.controller.start();
+    expect(await c.create('s1', 'w1', now())).toBe(1);
+    const fastPath = [a.controller.startRuntime('s1', 1), a.controller.startRuntime('s1', 1)];
+    for (let i = 1; i <= 3; i++) await c.append('s1', `r${i}`, `input number ${i}.`);
+    expect((await Promise.all(fastPath)).map((r) => r.state)).toEqual(['running', 'running']);
+    await waitFor(() => a.released.length === 3, 'inputs 1-3');
+    for (let i = 4; i <= 6; i++) await c.append('s1', `r${i}`, `input number ${i}.`);
+    await waitFor(() => a.released.length === 6, 'inputs 4-6');
+
+    expect(a.claimed).toEqual([{ session: 's1', epoch: 1 }]);
+    expect(a.released).toEqual([1, 2, 3, 4, 5, 6].map((seq) => ({ session: 's1', epoch: 1, seq })));
+    expect(await c.released('s1')).toMatchObject({ seq: 6, by: { worker: 'w1', epoch: 1 } });
+    expect(await a.controller.startRuntime('s1', 1)).toEqual({ state: 'running', epoch: 1, cursor: 6 });
+    expect(a.controller.snapshot()).toMatchObject({
+      worker: 'w1',
+      incarnation: 1,
+      state: 'serving',
+      runtimes: [{ session: 's1', epoch: 1, state: 'running', cursor: 6 }],
+    });
+    const pts = a.frames.map((fr) => fr.ptsMs);
+    expect(pts).toEqual([...pts].sort((x, y) => x - y));
+    expect(new Set(a.frames.map((fr) => fr.seq))).toEqual(new Set([1, 2, 3, 4, 5, 6]));
+    // handled entries are trimmed from the stream
+    await waitFor(async () => (await f.redis.xlen(cellKeys(f.cell).stream('w1'))) <= 1, 'the stream acked');
+  });
+
+  it('rebuilds a runtime that failed on an input from the store; the input stays released', async () => {
+    const c = at();
+    let faults = 0;
+    const flaky: RuntimeBackend = {
+      name: 'flaky',
+      open(stamp) {
+        const inner = cpuReference.open(stamp);
+        return {
+          get cursor() {
+            return inner.cursor;
+          },
+          restore: (history) => inner.restore(history),
+          process: async (input) => {
+            if (input.text === 'boom' && faults++ === 0) throw new Error('device fault');
+            return inner.process(input);
+          },
+          close: () => inner.close(),
+        };
+      },
+    };
+    const a = makeWorker('w1', { backend: flaky });
+    await a.controller.start();
+    const texts = ['first', 'boom', 'third'];
+    await c.create('s1', 'w1', now());
+    for (const [i, text] of texts.entries()) await c.append('s1', `r${i + 1}`, text);
+    await waitFor(() => a.released.length === 3, 'inputs 1-3');
+
+    expect(faults).toBe(1);
+    expect(a.released.map((r) => r.seq)).toEqual([1, 2, 3]);
+    expect(a.frames.some((fr) => fr.seq === 2)).toBe(false);
+    const third = a.frames.filter((fr) => fr.seq === 3);
+    expect(unstamped(third)).toEqual(unstamped(await unmovedFrames('s1', texts, 3)));
+  });
+
+  it('a late redelivery of a superseded generation starts nothing (its claim is stale)', async () => {
+    const c = at();
+    const a = makeWorker('w1', { sweepMs: 60_000 });
+    await a.controller.start();
+    await c.register('w2', 1, now());
+    await c.create('s1', 'w1', now());
+    await waitFor(() => a.claimed.length === 1, 'w1 claims');
+    await c.move('s1', ['w1', 1], 'w2', now());
+    expect((await a.controller.revoke('s1', 1)).state).toBe('stopped');
+    const before = await staleCount('w1', 'claim');
+
+    expect(await a.controller.startRuntime('s1', 1)).toEqual({ state: 'stale', epoch: 1, cursor: 0 });
+    expect(a.claimed).toHaveLength(1);
+    expect(a.controller.snapshot().runtimes).toEqual([]);
+    expect((await c.worker('w1', now())).tokens).toEqual([]);
+    expect(await staleCount('w1', 'claim')).toBe(before + 1);
+  });
+});
+
+describe('moves and fencing', () => {
+  it('a move: the new runtime reconstructs from the log and continues; the sweep fences the old one', async () => {
+    const c = at();
+    const a = makeWorker('w1');
+    const b = makeWorker('w2');
+    await Promise.all([a.controller.start(), b.controller.start()]);
+    const texts = ['Good morning.', 'The weather is fine, thanks.', 'See you soon!'];
+    await c.create('s1', 'w1', now());
+    await c.append('s1', 'r1', texts[0]);
+    await c.append('s1', 'r2', texts[1]);
+    await waitFor(() => a.released.length === 2, 'w1 releases 1-2');
+
+    expect(await c.move('s1', ['w1', 1], 'w2', now())).toBe(2);
+    await c.append('s1', 'r3', texts[2]);
+    await waitFor(() => b.released.length === 1 && a.stopped.length === 1, 'w2 releases 3, w1 fenced');
+
+    expect(b.released).toEqual([{ session: 's1', epoch: 2, seq: 3 }]);
+    expect(a.stopped).toEqual([{ session: 's1', epoch: 1, reason: 'fenced', cursor: 2 }]);
+    expect(a.released.every((r) => r.seq <= 2)).toBe(true);
+    expect((await c.worker('w1', now())).tokens).toEqual([]);
+    expect((await c.worker('w2', now())).tokens).toEqual([{ session: 's1', epoch: 2 }]);
+    // source-independent reconstruction: the frames of input 3 are those of a runtime that never moved
+    const moved = b.frames.filter((fr) => fr.seq === 3);
+    expect(moved.every((fr) => fr.worker === 'w2' && fr.epoch === 2)).toBe(true);
+    expect(unstamped(moved)).toEqual(unstamped(await unmovedFrames('s1', texts, 3)));
+    expect(moved[0]!.ptsMs).toBe(a.frames.at(-1)!.ptsMs + 40);
+  });
+
+  it('Revoke fences at once (no sweep); revoking the current generation changes nothing', async () => {
+    const c = at();
+    const a = makeWorker('w1', { sweepMs: 60_000 });
+    const b = makeWorker('w2', { sweepMs: 60_000 });
+    await Promise.all([a.controller.start(), b.controller.start()]);
+    await c.create('s1', 'w1', now());
+    await waitFor(() => a.claimed.length === 1, 'w1 claims');
+    await c.move('s1', ['w1', 1], 'w2', now());
+    await waitFor(() => b.claimed.length === 1, 'w2 claims');
+
+    expect(await a.controller.revoke('s1', 1)).toEqual({ state: 'stopped', epoch: 1, cursor: 0 });
+    expect(await b.controller.revoke('s1', 2)).toEqual({ state: 'running', epoch: 2, cursor: 0 });
+    expect((await c.worker('w1', now())).tokens).toEqual([]);
+    expect(a.controller.snapshot().runtimes).toEqual([]);
+  });
+
+  it('a stale runtime’s release is refused by the store: it stops and frees its token', async () => {
+    const c = at();
+    const a = makeWorker('w1', { sweepMs: 60_000, pollMs: 60_000 });
+    await a.controller.start();
+    await c.register('w2', 1, now());
+    await c.create('s1', 'w1', now());
+    await waitFor(() => a.claimed.length === 1, 'w1 claims');
+    await c.move('s1', ['w1', 1], 'w2', now());
+    await c.append('s1', 'r1');
+    const before = await staleCount('w1', 'releaseInput');
+
+    a.controller.deliver('s1', 1); // the kick a stale runtime may still get
+    await waitFor(() => a.stopped.length === 1, 'w1 stops');
+
+    expect(a.stopped).toEqual([{ session: 's1', epoch: 1, reason: 'lost_authority', cursor: 0 }]);
+    expect(await staleCount('w1', 'releaseInput')).toBe(before + 1);
+    expect(a.released).toEqual([]);
+    expect((await c.released('s1')).seq).toBe(0);
+    expect((await c.worker('w1', now())).tokens).toEqual([]);
+  });
+
+  it('Stop after Close stops the runtime', async () => {
+    const c = at();
+    const a = makeWorker('w1', { sweepMs: 60_000 });
+    await a.controller.start();
+    await c.create('s1', 'w1', now());
+    await c.append('s1', 'r1');
+    await waitFor(() => a.released.length === 1, 'w1 releases 1');
+    await c.close('s1');
+    expect(await a.controller.stopRuntime('s1', 1)).toEqual({ state: 'stopped', epoch: 1, cursor: 1 });
+    expect(a.stopped).toEqual([{ session: 's1', epoch: 1, reason: 'fenced', cursor: 1 }]);
+  });
+});
+
+describe('the lease and the store connection', () => {
+  it('a lost lease stops every runtime; it registers as incarnation 2 once recovery moved its sessions', async () => {
+    const c = at();
+    let skew = 0;
+    const a = makeWorker('w1', { leaseTtlMs: 2000, now: () => Date.now() + skew });
+    const b = makeWorker('w2');
+    await Promise.all([a.controller.start(), b.controller.start()]);
+    await c.create('s1', 'w1', now());
+    await c.append('s1', 'r1');
+    await waitFor(() => a.released.length === 1, 'w1 releases 1');
+
+    skew = 60_000; // as if w1 had been paused far past its TTL: its next renewal is refused
+    await waitFor(() => a.stopped.length === 1, 'w1 stops its runtime');
+    expect(a.stopped).toEqual([{ session: 's1', epoch: 1, reason: 'lease_lost', cursor: 1 }]);
+    expect(a.controller.snapshot()).toMatchObject({ state: 'registering', incarnation: 1, runtimes: [] });
+
+    // recovery (any Dispatch) moves s1, guarded by the source epoch; then w1 may register again
+    await c.move('s1', ['w1', 1], 'w2', now());
+    await waitFor(() => a.registered.length === 2, 'w1 registers again');
+    expect(a.registered).toEqual([{ incarnation: 1 }, { incarnation: 2 }]);
+    expect(a.controller.state).toBe('serving');
+
+    await c.append('s1', 'r2');
+    await waitFor(() => b.released.length === 1, 'w2 releases 2');
+    expect(b.released).toEqual([{ session: 's1', epoch: 2, seq: 2 }]);
+    // incarnation 2 takes new work
+    await c.create('s2', 'w1', now());
+    await waitFor(() => a.claimed.length === 2, 'w1 claims s2');
+    expect(a.claimed[1]).toEqual({ session: 's2', epoch: 1 });
+  });
+
+  it('survives losing its Redis connection: it retries and goes on where it was', async () => {
+    const c = at();
+    const store = f.connect();
+    const warnings: string[] = [];
+    const log = pino({ level: 'warn' }, { write: (line: string) => void warnings.push(line) });
+    const a = makeWorker('w1', { store, log });
+    await a.controller.start();
+    await c.create('s1', 'w1', now());
+    await c.append('s1', 'r1');
+    await waitFor(() => a.released.length === 1, 'w1 releases 1');
+
+    (store.redis as Redis).disconnect();
+    await c.append('s1', 'r2'); // its work stream (another connection) still kicks the runtime
+    await waitFor(() => warnings.some((w) => w.includes('runtime step failed')), 'a failed release');
+    await (store.redis as Redis).connect();
+    await waitFor(() => a.released.length === 2, 'w1 releases 2');
+    expect(a.released.map((r) => r.seq)).toEqual([1, 2]);
+    expect(a.controller.state).toBe('serving');
+  });
+});

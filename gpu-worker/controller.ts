@@ -1,0 +1,601 @@
+/**
+ * The Infer-Controller: the gate between the store and the runtimes of one worker (shared/PROTOCOL.md,
+ * "Roles"). What it does, by action of spec/DHSched.tla:
+ *   Register(w)            `start`, and again after a lost lease once every runtime has stopped
+ *   Claim(w, s, e)         an assignment from the work stream or StartRuntime: a runtime starts if claimed
+ *   Reconstruct(w, s, e)   the new runtime restores the log up to the store's release cursor
+ *   ReleaseInput(w, s, e)  one store step per input, then the runtime renders it; refused: it stops
+ *   Fence(w, s, e)         the sweep, Revoke and Stop: a runtime whose generation is not current stops
+ *   Teardown(w, s, e)      a stopped runtime frees its capacity token
+ *   Emit(w, s, e)          its frames go to the publisher, stamped with their generation
+ * The heartbeat renews the lease (what keeps LeaseExpire(w) from happening) and publishes load.
+ *
+ * The work stream is the reliable path to the worker: what a Dispatch committed before crashing is still
+ * read there. The RPCs are the fast path. Both meet in the same idempotent methods, so a generation never
+ * has two runtimes. The stream is read with XREAD BLOCK on a connection of its own (`redis.duplicate()`;
+ * for a Cluster that is a Cluster too, which sends the XREAD to the node of the stream's slot).
+ *
+ * `stop` stops every runtime and frees its token but leaves the lease to expire: for a gapless shutdown
+ * an operator drains the worker first (DrainWorker moves its sessions); otherwise recovery moves them
+ * once the lease has expired.
+ */
+import { EventEmitter } from 'node:events';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Logger } from 'pino';
+import client from 'prom-client';
+import { z } from 'zod';
+import {
+  capacityTokens,
+  inputsReleased,
+  registry,
+  runtimesGauge,
+  staleRejections,
+} from '../impl/common/metrics.js';
+import type { HealthReply, RuntimeReply } from '../impl/rpc/proto.js';
+import { StoreCode, isStoreError } from '../impl/store/codes.js';
+import { cellKeys, tokenOf } from '../impl/store/keys.js';
+import { Id } from '../impl/store/schema.js';
+import type { RedisClient } from '../impl/store/scripts.js';
+import * as steps from '../impl/store/steps.js';
+import type { FrameSink } from './media/publisher.js';
+import type { Input, MediaFrame, RuntimeBackend, SessionRuntime } from './runtime/pipeline.js';
+
+export interface ControllerOptions {
+  store: steps.Store;
+  cell: string;
+  worker: string;
+  capacity: number;
+  /** Its gRPC address, registered for Dispatch to call; '' when it serves none. */
+  addr: string;
+  leaseTtlMs: number;
+  /** Renewing the lease and publishing load; default a third of the TTL. */
+  heartbeatMs?: number;
+  /** Revalidating every runtime (dhsched only). */
+  sweepMs: number;
+  /** How long a runtime with nothing to release waits for a kick before it asks the store again. */
+  pollMs?: number;
+  backend: RuntimeBackend;
+  publisher: FrameSink;
+  log: Logger;
+  now?: () => number;
+}
+
+/** registering until the store takes the registration (again, after a lost lease); stopping from `stop`. */
+export type ControllerState = HealthReply['state'];
+
+/** Why a runtime stopped: fenced (its generation is not current), its release refused, lease lost, stop. */
+export type StopReason = 'fenced' | 'lost_authority' | 'lease_lost' | 'shutdown';
+
+export interface ControllerEvents {
+  registered: [{ incarnation: number }];
+  claimed: [{ session: string; epoch: number }];
+  released: [{ session: string; epoch: number; seq: number }];
+  stopped: [{ session: string; epoch: number; reason: StopReason; cursor: number }];
+}
+
+const runtimesStopped = new client.Counter({
+  name: 'dhsched_runtimes_stopped_total',
+  help: 'Runtimes stopped and torn down, by worker and reason (fenced, lost_authority, lease_lost, shutdown)',
+  labelNames: ['worker', 'reason'] as const,
+  registers: [registry],
+});
+
+const STREAM_BATCH = 256;
+const STREAM_BLOCK_MS = 2000;
+const TEARDOWN_ATTEMPTS = 5;
+const backoffMs = (failures: number) => Math.min(100 * 2 ** failures, 2000);
+
+const Count = z.coerce.number().int().positive();
+/** A work stream entry: an assignment (s, e) or an appended input (s, q). */
+const WorkEntry = z.union([z.object({ s: Id, e: Count }), z.object({ s: Id, q: Count })]);
+
+/** One incarnation of the worker, from its registration until its lease is lost or it stops. */
+interface Life {
+  readonly incarnation: number;
+  over: boolean;
+}
+
+/** A kick that is not lost when it arrives before anyone waits for it. */
+class Wakeup {
+  private pending = false;
+  private waiter: (() => void) | undefined;
+
+  notify(): void {
+    if (this.waiter) this.waiter();
+    else this.pending = true;
+  }
+
+  /** Resolves on a kick (one that came since the last wait included) or after `ms`. */
+  wait(ms: number): Promise<void> {
+    if (this.pending) {
+      this.pending = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.waiter = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.waiter = done;
+    });
+  }
+}
+
+/** The runtime of one generation (session, epoch) and the loop that drives it. */
+class RuntimeSlot {
+  runtime: SessionRuntime | undefined;
+  /** The last seq released by this generation; after reconstruction, the store's release cursor. */
+  cursor = 0;
+  /** The highest seq known to be appended (stream entries, Deliver). */
+  appended = 0;
+  stopReason: StopReason | undefined;
+  readonly wake = new Wakeup();
+  /** Resolves once the runtime has stopped and its token is freed. */
+  done: Promise<void> = Promise.resolve();
+
+  constructor(
+    readonly session: string,
+    readonly epoch: number,
+  ) {}
+
+  reply(): RuntimeReply {
+    return { state: this.stopReason ? 'stopping' : 'running', epoch: this.epoch, cursor: this.cursor };
+  }
+}
+
+const absent = (epoch: number): RuntimeReply => ({ state: 'absent', epoch, cursor: 0 });
+
+export class InferController {
+  readonly events = new EventEmitter<ControllerEvents>();
+  readonly cell: string;
+  readonly worker: string;
+  readonly capacity: number;
+  private readonly store: steps.Store;
+  private readonly log: Logger;
+  private readonly now: () => number;
+  private readonly heartbeatMs: number;
+  private readonly pollMs: number;
+  private life: Life | undefined;
+  private current: ControllerState = 'registering';
+  private readonly runtimes = new Map<string, RuntimeSlot>();
+  /** Claims in flight, by token: a second StartRuntime or stream entry waits for the first. */
+  private readonly starting = new Map<string, Promise<RuntimeReply>>();
+  private readonly closing = new AbortController();
+  private blocking: RedisClient | undefined;
+  private loops: Promise<void>[] = [];
+
+  constructor(private readonly options: ControllerOptions) {
+    this.store = options.store;
+    this.cell = options.cell;
+    this.worker = options.worker;
+    this.capacity = options.capacity;
+    this.log = options.log.child({ cell: options.cell });
+    this.now = options.now ?? Date.now;
+    this.heartbeatMs = options.heartbeatMs ?? Math.max(1, Math.floor(options.leaseTtlMs / 3));
+    this.pollMs = options.pollMs ?? 1000;
+  }
+
+  get state(): ControllerState {
+    return this.current;
+  }
+
+  /** Registers (retrying while refused), then reads the work stream, heartbeats and sweeps until `stop`. */
+  async start(): Promise<void> {
+    const blocking = this.store.redis.duplicate();
+    blocking.on('error', (err: Error) => this.log.debug({ err: err.message }, 'work stream connection'));
+    this.blocking = blocking;
+    await this.register();
+    this.loops = [this.readWorkStream(blocking), this.every(this.heartbeatMs, () => this.heartbeat())];
+    if (this.store.protocol === 'dhsched') {
+      this.loops.push(this.every(this.options.sweepMs, () => this.sweep()));
+    }
+  }
+
+  /** Stops the loops and every runtime, freeing their tokens; the lease is left to expire (see above). */
+  async stop(): Promise<void> {
+    this.current = 'stopping';
+    this.closing.abort();
+    this.blocking?.disconnect();
+    await Promise.all(this.loops);
+    await this.stopAll('shutdown');
+  }
+
+  /** Claim(w, s, e) and start its runtime: the stream's assignments and StartRuntime. Idempotent. */
+  startRuntime(session: string, epoch: number): Promise<RuntimeReply> {
+    const key = tokenOf(session, epoch);
+    const slot = this.runtimes.get(key);
+    if (slot) return Promise.resolve(slot.reply());
+    let starting = this.starting.get(key);
+    if (!starting) {
+      starting = this.claimAndRun(session, epoch).finally(() => this.starting.delete(key));
+      this.starting.set(key, starting);
+    }
+    return starting;
+  }
+
+  /** Input seq of the session was appended (stream entry or Deliver): its runtimes ask the store now. */
+  deliver(session: string, seq: number): RuntimeReply {
+    let newest: RuntimeSlot | undefined;
+    for (const slot of this.slotsOf(session)) {
+      slot.appended = Math.max(slot.appended, seq);
+      slot.wake.notify();
+      if (!newest || slot.epoch > newest.epoch) newest = slot;
+    }
+    return newest?.reply() ?? absent(0);
+  }
+
+  /** Revoke: the generation was superseded. Revalidates now under dhsched; the baselines do not fence. */
+  revoke(session: string, epoch: number): Promise<RuntimeReply> {
+    return this.store.protocol === 'dhsched'
+      ? this.revalidateNow(session, epoch)
+      : Promise.resolve(this.replyFor(session, epoch));
+  }
+
+  /** Stop: the session was closed. Revalidates now, under every protocol. */
+  stopRuntime(session: string, epoch: number): Promise<RuntimeReply> {
+    return this.revalidateNow(session, epoch);
+  }
+
+  /** What Health reports. */
+  snapshot(): HealthReply {
+    return {
+      cell: this.cell,
+      worker: this.worker,
+      incarnation: this.life?.incarnation ?? 0,
+      capacity: this.capacity,
+      state: this.current,
+      runtimes: [...this.runtimes.values()].map((s) => ({
+        session: s.session,
+        epoch: s.epoch,
+        state: s.reply().state,
+        cursor: s.cursor,
+      })),
+    };
+  }
+
+  /** True while `life` is the current incarnation and the worker takes work. */
+  private serving(life: Life | undefined): life is Life {
+    return life !== undefined && life === this.life && !life.over && this.current === 'serving';
+  }
+
+  /** Register(w): a new incarnation; refused while the old lease is live or sessions are placed here. */
+  private async register(): Promise<void> {
+    let lastWhy = '';
+    for (let attempt = 0; !this.closing.signal.aborted; attempt++) {
+      try {
+        const { incarnation } = await steps.registerWorker(this.store, {
+          cell: this.cell,
+          worker: this.worker,
+          cap: this.capacity,
+          now: this.now(),
+          ttlMs: this.options.leaseTtlMs,
+          addr: this.options.addr,
+        });
+        this.life = { incarnation, over: false };
+        this.current = 'serving';
+        this.log.info({ incarnation, addr: this.options.addr }, 'registered');
+        this.events.emit('registered', { incarnation });
+        return;
+      } catch (err) {
+        if (isStoreError(err, StoreCode.INVALID_INPUT)) throw err;
+        const why = isStoreError(err, StoreCode.LEASE_LIVE)
+          ? 'the previous incarnation’s lease is still live'
+          : isStoreError(err, StoreCode.SESSIONS_PLACED)
+            ? 'sessions are still placed here, until recovery moves them'
+            : `the store failed: ${err instanceof Error ? err.message : String(err)}`;
+        if (why !== lastWhy) this.log.warn({ attempt }, `registration refused: ${why}; retrying`);
+        lastWhy = why;
+        await this.pause(backoffMs(attempt));
+      }
+    }
+  }
+
+  /** Runs `tick` every `ms` until `stop`. */
+  private async every(ms: number, tick: () => Promise<void>): Promise<void> {
+    while (!this.closing.signal.aborted) {
+      await this.pause(ms);
+      if (this.closing.signal.aborted) return;
+      await tick().catch((err: unknown) => this.log.error({ err }, 'periodic task failed'));
+    }
+  }
+
+  /** Sleeps, cut short by `stop`. */
+  private pause(ms: number): Promise<void> {
+    return delay(ms, undefined, { signal: this.closing.signal }).catch(() => undefined);
+  }
+
+  /** Each batch of the work stream is handled, then acknowledged (trimmed); a new incarnation starts over. */
+  private async readWorkStream(blocking: RedisClient): Promise<void> {
+    const key = cellKeys(this.cell).stream(this.worker);
+    let life = this.life;
+    let lastId = '0-0';
+    for (let failures = 0; !this.closing.signal.aborted;) {
+      if (!this.serving(this.life)) {
+        await this.pause(this.pollMs);
+        continue;
+      }
+      if (this.life !== life) {
+        life = this.life;
+        lastId = '0-0';
+      }
+      try {
+        const reply = await blocking.xread(
+          'COUNT',
+          STREAM_BATCH,
+          'BLOCK',
+          STREAM_BLOCK_MS,
+          'STREAMS',
+          key,
+          lastId,
+        );
+        const entries = reply?.[0]?.[1] ?? [];
+        if (entries.length > 0) {
+          await this.handleWork(entries);
+          lastId = entries[entries.length - 1]![0];
+          await steps.ackStream(this.store, { cell: this.cell, worker: this.worker, id: lastId });
+        }
+        failures = 0;
+      } catch (err) {
+        if (this.closing.signal.aborted) return;
+        this.log.warn({ err }, 'reading the work stream failed; retrying');
+        await this.pause(backoffMs(failures++));
+      }
+    }
+  }
+
+  /** Starts the batch's assignments and kicks its inputs' runtimes; throws if a claim could not be made. */
+  private async handleWork(entries: [id: string, fields: string[]][]): Promise<void> {
+    const starts: Promise<RuntimeReply>[] = [];
+    for (const [id, fields] of entries) {
+      const entry = WorkEntry.safeParse(
+        Object.fromEntries(fields.flatMap((v, i) => (i % 2 === 0 ? [[v, fields[i + 1]]] : []))),
+      );
+      if (!entry.success) this.log.warn({ id, fields }, 'malformed work stream entry skipped');
+      else if ('e' in entry.data) starts.push(this.startRuntime(entry.data.s, entry.data.e));
+      else this.deliver(entry.data.s, entry.data.q);
+    }
+    await Promise.all(starts);
+  }
+
+  private async claimAndRun(session: string, epoch: number): Promise<RuntimeReply> {
+    const life = this.life;
+    if (!this.serving(life)) return absent(epoch);
+    const generation = { cell: this.cell, worker: this.worker, session, epoch };
+    if ((await steps.claim(this.store, generation)) === 'stale') {
+      staleRejections.inc({ worker: this.worker, step: 'claim' });
+      this.log.info({ session, epoch }, 'stale assignment: not started, its token freed');
+      return { state: 'stale', epoch, cursor: 0 };
+    }
+    if (!this.serving(life)) {
+      // The lease was lost, or stop began, while claiming: this runtime never starts.
+      await this.freeToken(session, epoch);
+      return absent(epoch);
+    }
+    const slot = new RuntimeSlot(session, epoch);
+    this.runtimes.set(tokenOf(session, epoch), slot);
+    runtimesGauge.set({ worker: this.worker }, this.runtimes.size);
+    this.log.info({ session, epoch }, 'claimed');
+    this.events.emit('claimed', { session, epoch });
+    slot.done = this.run(slot).catch((err: unknown) =>
+      this.log.error({ err, session, epoch }, 'runtime failed'),
+    );
+    return slot.reply();
+  }
+
+  /** One runtime: Reconstruct, then ReleaseInput one input at a time until it stops; then Teardown. */
+  private async run(slot: RuntimeSlot): Promise<void> {
+    for (let failures = 0; ;) {
+      const reason = slot.stopReason;
+      if (reason) return this.tearDown(slot, reason);
+      try {
+        const runtime = slot.runtime ?? (await this.reconstruct(slot));
+        if (!(await this.releaseNext(slot, runtime))) await slot.wake.wait(this.pollMs);
+        failures = 0;
+      } catch (err) {
+        if (isStoreError(err, StoreCode.LOST_AUTHORITY)) {
+          staleRejections.inc({ worker: this.worker, step: 'releaseInput' });
+          slot.stopReason ??= 'lost_authority';
+        } else {
+          this.log.warn({ err, session: slot.session, epoch: slot.epoch }, 'runtime step failed; retrying');
+          await slot.wake.wait(backoffMs(failures++));
+        }
+      }
+    }
+  }
+
+  /** Reconstruct(w, s, e): from the store's log up to its release cursor, never from another worker. */
+  private async reconstruct(slot: RuntimeSlot): Promise<SessionRuntime> {
+    const released = await steps.readRelease(this.store, { cell: this.cell, session: slot.session });
+    const runtime = this.options.backend.open({
+      cell: this.cell,
+      session: slot.session,
+      epoch: slot.epoch,
+      worker: this.worker,
+    });
+    try {
+      await runtime.restore(released.entries);
+    } catch (err) {
+      await this.closeRuntime(slot, runtime);
+      throw err;
+    }
+    slot.runtime = runtime;
+    slot.cursor = released.seq;
+    this.log.info({ session: slot.session, epoch: slot.epoch, cursor: released.seq }, 'reconstructed');
+    return runtime;
+  }
+
+  /** ReleaseInput(w, s, e) for the next seq, then Emit its frames; false when it is not appended yet. */
+  private async releaseNext(slot: RuntimeSlot, runtime: SessionRuntime): Promise<boolean> {
+    const seq = slot.cursor + 1;
+    const { session, epoch } = slot;
+    let input: Input;
+    try {
+      input = await steps.releaseInput(this.store, {
+        cell: this.cell,
+        worker: this.worker,
+        session,
+        epoch,
+        seq,
+      });
+    } catch (err) {
+      if (isStoreError(err, StoreCode.NO_INPUT)) return false;
+      throw err;
+    }
+    slot.cursor = seq;
+    inputsReleased.inc({ worker: this.worker });
+    this.events.emit('released', { session, epoch, seq });
+    let frames: MediaFrame[];
+    try {
+      frames = await runtime.process(input);
+    } catch (err) {
+      // The input stays released; the rebuilt runtime restores it with the rest of the log.
+      this.log.error({ err, session, epoch, seq }, 'the runtime failed on an input; rebuilding it');
+      slot.runtime = undefined;
+      await this.closeRuntime(slot, runtime);
+      return true;
+    }
+    this.options.publisher.publish(frames);
+    return true;
+  }
+
+  private async closeRuntime(slot: RuntimeSlot, runtime: SessionRuntime): Promise<void> {
+    await runtime.close().catch((err: unknown) => {
+      this.log.warn({ err, session: slot.session, epoch: slot.epoch }, 'closing the runtime failed');
+    });
+  }
+
+  /** Teardown(w, s, e): the runtime is closed, then its token freed; only then it leaves the table. */
+  private async tearDown(slot: RuntimeSlot, reason: StopReason): Promise<void> {
+    const { session, epoch, cursor } = slot;
+    if (slot.runtime) await this.closeRuntime(slot, slot.runtime);
+    slot.runtime = undefined;
+    await this.freeToken(session, epoch);
+    this.runtimes.delete(tokenOf(session, epoch));
+    runtimesGauge.set({ worker: this.worker }, this.runtimes.size);
+    runtimesStopped.inc({ worker: this.worker, reason });
+    this.log.info({ session, epoch, reason, cursor }, 'runtime stopped');
+    this.events.emit('stopped', { session, epoch, reason, cursor });
+  }
+
+  /** Frees the token of (s, e), retrying a few times; one left behind is reclaimed at the next registration. */
+  private async freeToken(session: string, epoch: number): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await steps.teardown(this.store, { cell: this.cell, worker: this.worker, session, epoch });
+        return;
+      } catch (err) {
+        if (attempt === TEARDOWN_ATTEMPTS) {
+          this.log.error({ err, session, epoch }, 'could not free the token; registering again reclaims it');
+          return;
+        }
+        await delay(backoffMs(attempt));
+      }
+    }
+  }
+
+  /** Asks `slot` to stop; resolves once it has stopped and its token is freed. */
+  private fence(slot: RuntimeSlot, reason: StopReason): Promise<void> {
+    slot.stopReason ??= reason;
+    slot.wake.notify();
+    return slot.done;
+  }
+
+  private slotsOf(session: string): RuntimeSlot[] {
+    return [...this.runtimes.values()].filter((s) => s.session === session);
+  }
+
+  private replyFor(session: string, epoch: number): RuntimeReply {
+    return this.runtimes.get(tokenOf(session, epoch))?.reply() ?? absent(epoch);
+  }
+
+  /** Fence(w, s, e) for one session: each runtime of it whose generation is not (w, e, claimed) stops. */
+  private async revalidate(session: string): Promise<RuntimeSlot[]> {
+    const running = this.slotsOf(session).filter((s) => !s.stopReason);
+    if (running.length === 0) return [];
+    const gen = await steps.readGen(this.store, { cell: this.cell, session });
+    const current = (s: RuntimeSlot) =>
+      gen !== null && gen.worker === this.worker && gen.epoch === s.epoch && gen.phase === 'claimed';
+    const stale = running.filter((s) => !current(s));
+    for (const s of stale) void this.fence(s, 'fenced');
+    return stale;
+  }
+
+  /** Revalidates the session and waits for the runtimes it fences; replies for (session, epoch). */
+  private async revalidateNow(session: string, epoch: number): Promise<RuntimeReply> {
+    const fenced = await this.revalidate(session);
+    await Promise.all(fenced.map((s) => s.done));
+    const slot = fenced.find((s) => s.epoch === epoch);
+    return slot ? { state: 'stopped', epoch, cursor: slot.cursor } : this.replyFor(session, epoch);
+  }
+
+  /** The periodic Fence of every runtime: a stale one stops even if it never gets another input. */
+  private async sweep(): Promise<void> {
+    if (!this.serving(this.life)) return;
+    const sessions = new Set([...this.runtimes.values()].filter((s) => !s.stopReason).map((s) => s.session));
+    const results = await Promise.allSettled([...sessions].map((s) => this.revalidate(s)));
+    const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed.length > 0) {
+      this.log.warn(
+        { err: failed[0]!.reason, failed: failed.length },
+        'revalidation failed; retrying next sweep',
+      );
+    }
+  }
+
+  /** Renews the lease and publishes load; a refused renewal means the lease is lost. */
+  private async heartbeat(): Promise<void> {
+    const life = this.life;
+    if (!this.serving(life)) return;
+    const base = { cell: this.cell, worker: this.worker };
+    const now = this.now();
+    try {
+      await steps.renewLease(this.store, {
+        ...base,
+        incarnation: life.incarnation,
+        now,
+        ttlMs: this.options.leaseTtlMs,
+      });
+    } catch (err) {
+      if (isStoreError(err, StoreCode.NOT_LIVE, StoreCode.STALE_INCARNATION, StoreCode.UNKNOWN_WORKER)) {
+        return this.relapse(life, err.message);
+      }
+      this.log.warn({ err }, 'renewing the lease failed; retrying at the next heartbeat');
+      return;
+    }
+    const slots = [...this.runtimes.values()];
+    const queued = slots.reduce((n, s) => n + Math.max(0, s.appended - s.cursor), 0);
+    const [load, view] = await Promise.allSettled([
+      steps.publishLoad(this.store, {
+        ...base,
+        incarnation: life.incarnation,
+        runtimes: slots.length,
+        queued,
+        now,
+      }),
+      steps.readWorker(this.store, { ...base, now }),
+    ]);
+    if (view.status === 'fulfilled') capacityTokens.set({ worker: this.worker }, view.value.tokens.length);
+    const failed = [load, view].find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) this.log.warn({ err: failed.reason }, 'publishing load failed');
+  }
+
+  /** The lease is lost (paused past its TTL, or superseded): every runtime stops, then Register(w) again. */
+  private async relapse(life: Life, why: string): Promise<void> {
+    life.over = true;
+    this.current = 'registering';
+    this.log.warn(
+      { incarnation: life.incarnation, why },
+      'lease lost: stopping every runtime, registering again',
+    );
+    await this.stopAll('lease_lost');
+    await this.register();
+  }
+
+  /** Every runtime stops, claims in flight included (they see the change and free their token). */
+  private async stopAll(reason: StopReason): Promise<void> {
+    await Promise.allSettled(this.starting.values());
+    await Promise.all([...this.runtimes.values()].map((s) => this.fence(s, reason)));
+  }
+}

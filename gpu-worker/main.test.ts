@@ -1,0 +1,88 @@
+/** The worker and media sink processes: flags, the Ready line, media end to end, graceful shutdown. */
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import readline from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Ready } from '../impl/common/process.js';
+import { mediaSinkClient } from '../impl/rpc/client.js';
+import { inCell } from '../impl/test-support/cell.js';
+import { useStore } from '../impl/test-support/redis.js';
+import { waitFor } from './test-support.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const f = useStore();
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+});
+
+function start(entry: string, args: string[]) {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, entry), ...args], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const firstLine = new Promise<string>((resolve) =>
+    readline.createInterface({ input: child.stdout! }).once('line', resolve),
+  );
+  const ready = async () => {
+    const exitedFirst = exited.then((code) => {
+      throw new Error(`${entry} exited (${code}) before it was ready: ${stderr}`);
+    });
+    return Ready.parse(JSON.parse(await Promise.race([firstLine, exitedFirst])));
+  };
+  return { child, ready, exited, stderr: () => stderr };
+}
+
+describe('the processes', () => {
+  it('exit with status 2 and say which flag is wrong', async () => {
+    const worker = start('gpu-worker/main.ts', [
+      '--redis',
+      'redis://127.0.0.1:1',
+      '--id',
+      'w1',
+      '--capacity',
+      'x',
+    ]);
+    const sink = start('gpu-worker/media/main.ts', ['--metrics-port', '-5']);
+    expect(await worker.exited).toBe(2);
+    expect(worker.stderr()).toMatch(/--capacity/);
+    expect(await sink.exited).toBe(2);
+    expect(sink.stderr()).toMatch(/--metrics-port/);
+  });
+
+  it('serve: the worker registers its address, frames reach the sink, SIGTERM stops both', async () => {
+    const sink = start('gpu-worker/media/main.ts', ['--id', 'sink1']);
+    const sinkReady = await sink.ready();
+    expect(sinkReady).toMatchObject({ role: 'media-sink', id: 'sink1' });
+    const redis = `redis://${f.server.host}:${f.server.port}`;
+    const worker = start('gpu-worker/main.ts', [
+      ...['--redis', redis, '--cell', f.cell, '--id', 'w1', '--sink', sinkReady.addr],
+      ...['--lease-ttl-ms', '5000', '--metrics-port', '-1'],
+    ]);
+    const ready = await worker.ready();
+    expect(ready).toMatchObject({ role: 'worker', id: 'w1', metricsPort: 0 });
+    const c = inCell(f.store, f.cell);
+    expect(await c.worker('w1', Date.now())).toMatchObject({ addr: ready.addr, live: true, cap: 4 });
+
+    await c.create('s1', 'w1', Date.now());
+    await c.append('s1', 'r1', 'Hello from the worker process.');
+    const stats = mediaSinkClient(sinkReady.addr);
+    await waitFor(
+      async () => (await stats.call('stats', {})).sessions.some((s) => s.session === 's1' && s.lastSeq === 1),
+      'frames of input 1 at the sink',
+    );
+    stats.close();
+
+    worker.child.kill('SIGTERM');
+    sink.child.kill('SIGTERM');
+    expect(await worker.exited).toBe(0);
+    expect(await sink.exited).toBe(0);
+    // it freed its tokens but left its lease to expire
+    expect(await c.worker('w1', Date.now())).toMatchObject({ live: true, tokens: [] });
+  });
+});

@@ -1,0 +1,67 @@
+/**
+ * Helpers for the gpu-worker tests: in-process controllers on the suite's store, recording what they do,
+ * and waiting for a condition without fixed sleeps (the tests must hold on a loaded machine).
+ */
+import { afterEach } from 'vitest';
+import { silentLogger } from '../impl/common/log.js';
+import type { StoreFixture } from '../impl/test-support/redis.js';
+import { type ControllerEvents, type ControllerOptions, InferController } from './controller.js';
+import { cpuReference } from './runtime/cpu-reference.js';
+import type { MediaFrame } from './runtime/pipeline.js';
+
+/** Polls `condition` until it holds; fails after `timeoutMs`, naming `what`. */
+export async function waitFor(
+  condition: () => boolean | Promise<boolean>,
+  what = 'the condition',
+  timeoutMs = 15_000,
+): Promise<void> {
+  for (const deadline = Date.now() + timeoutMs; !(await condition());) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+type Recorded = { [K in keyof ControllerEvents]: ControllerEvents[K][0][] };
+
+export interface TestWorker extends Recorded {
+  readonly controller: InferController;
+  /** Every frame its runtimes published. */
+  readonly frames: MediaFrame[];
+}
+
+/**
+ * Makes in-process workers on the fixture's store and cell (not started), each stopped after its test.
+ * Defaults: capacity 4, lease TTL 5 s, sweep every 100 ms, poll every 200 ms.
+ */
+export function useWorkers(
+  f: StoreFixture,
+): (worker: string, options?: Partial<ControllerOptions>) => TestWorker {
+  const made: InferController[] = [];
+  afterEach(async () => {
+    await Promise.all(made.splice(0).map((c) => c.stop()));
+  });
+  return (worker, options = {}) => {
+    const frames: MediaFrame[] = [];
+    const controller = new InferController({
+      store: f.store,
+      cell: f.cell,
+      worker,
+      capacity: 4,
+      addr: '',
+      leaseTtlMs: 5000,
+      sweepMs: 100,
+      pollMs: 200,
+      backend: cpuReference,
+      publisher: { publish: (fs) => void frames.push(...fs), close: async () => undefined },
+      log: silentLogger,
+      ...options,
+    });
+    made.push(controller);
+    const recorded: Recorded = { registered: [], claimed: [], released: [], stopped: [] };
+    controller.events.on('registered', (e) => recorded.registered.push(e));
+    controller.events.on('claimed', (e) => recorded.claimed.push(e));
+    controller.events.on('released', (e) => recorded.released.push(e));
+    controller.events.on('stopped', (e) => recorded.stopped.push(e));
+    return { controller, frames, ...recorded };
+  };
+}
