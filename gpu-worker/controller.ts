@@ -82,6 +82,10 @@ const runtimesStopped = new client.Counter({
 
 const STREAM_BATCH = 256;
 const STREAM_BLOCK_MS = 2000;
+/** Entries handled before the stream is trimmed (it is also trimmed whenever it goes quiet). */
+const ACK_EVERY = 256;
+/** How often a worker that is (re)registering looks again whether it serves. */
+const NOT_SERVING_PAUSE_MS = 100;
 const TEARDOWN_ATTEMPTS = 5;
 const backoffMs = (failures: number) => Math.min(100 * 2 ** failures, 2000);
 
@@ -105,20 +109,20 @@ class Wakeup {
     else this.pending = true;
   }
 
-  /** Resolves on a kick (one that came since the last wait included) or after `ms`. */
-  wait(ms: number): Promise<void> {
+  /** Resolves true on a kick (one that came since the last wait included), false after `ms`. */
+  wait(ms: number): Promise<boolean> {
     if (this.pending) {
       this.pending = false;
-      return Promise.resolve();
+      return Promise.resolve(true);
     }
     return new Promise((resolve) => {
-      const done = () => {
+      const done = (kicked: boolean) => {
         clearTimeout(timer);
         this.waiter = undefined;
-        resolve();
+        resolve(kicked);
       };
-      const timer = setTimeout(done, ms);
-      this.waiter = done;
+      const timer = setTimeout(() => done(false), ms);
+      this.waiter = () => done(true);
     });
   }
 }
@@ -128,8 +132,10 @@ class RuntimeSlot {
   runtime: SessionRuntime | undefined;
   /** The last seq released by this generation; after reconstruction, the store's release cursor. */
   cursor = 0;
-  /** The highest seq known to be appended (stream entries, Deliver). */
+  /** The highest seq known to be appended (stream entries, Deliver, the log length a release returns). */
   appended = 0;
+  /** Ask the store even without a hint: when a wait for a hint times out. */
+  probe = false;
   stopReason: StopReason | undefined;
   readonly wake = new Wakeup();
   /** Resolves once the runtime has stopped and its token is freed. */
@@ -174,7 +180,7 @@ export class InferController {
     this.log = options.log.child({ cell: options.cell });
     this.now = options.now ?? Date.now;
     this.heartbeatMs = options.heartbeatMs ?? Math.max(1, Math.floor(options.leaseTtlMs / 3));
-    this.pollMs = options.pollMs ?? 1000;
+    this.pollMs = options.pollMs ?? 5000;
   }
 
   get state(): ControllerState {
@@ -311,14 +317,16 @@ export class InferController {
     const key = cellKeys(this.cell).stream(this.worker);
     let life = this.life;
     let lastId = '0-0';
+    let unacked = 0;
     for (let failures = 0; !this.closing.signal.aborted;) {
       if (!this.serving(this.life)) {
-        await this.pause(this.pollMs);
+        await this.pause(NOT_SERVING_PAUSE_MS);
         continue;
       }
       if (this.life !== life) {
         life = this.life;
         lastId = '0-0';
+        unacked = 0;
       }
       try {
         const reply = await blocking.xread(
@@ -334,7 +342,12 @@ export class InferController {
         if (entries.length > 0) {
           await this.handleWork(entries);
           lastId = entries[entries.length - 1]![0];
+          unacked += entries.length;
+        }
+        // trimming is housekeeping: once per ACK_EVERY entries, or when the stream goes quiet
+        if (unacked >= ACK_EVERY || (unacked > 0 && entries.length === 0)) {
           await steps.ackStream(this.store, { cell: this.cell, worker: this.worker, id: lastId });
+          unacked = 0;
         }
         failures = 0;
       } catch (err) {
@@ -391,7 +404,12 @@ export class InferController {
       if (reason) return this.tearDown(slot, reason);
       try {
         const runtime = slot.runtime ?? (await this.reconstruct(slot));
-        if (!(await this.releaseNext(slot, runtime))) await slot.wake.wait(this.pollMs);
+        if (slot.probe || slot.appended > slot.cursor) {
+          slot.probe = false;
+          if (!(await this.releaseNext(slot, runtime))) slot.appended = slot.cursor;
+        } else {
+          slot.probe = !(await slot.wake.wait(this.pollMs));
+        }
         failures = 0;
       } catch (err) {
         if (isStoreError(err, StoreCode.LOST_AUTHORITY)) {
@@ -422,15 +440,20 @@ export class InferController {
     }
     slot.runtime = runtime;
     slot.cursor = released.seq;
+    slot.appended = Math.max(slot.appended, released.appended);
+    slot.probe = false;
     this.log.info({ session: slot.session, epoch: slot.epoch, cursor: released.seq }, 'reconstructed');
     return runtime;
   }
 
-  /** ReleaseInput(w, s, e) for the next seq, then Emit its frames; false when it is not appended yet. */
+  /**
+   * ReleaseInput(w, s, e) for the next seq, then Emit its frames; false when it is not appended yet.
+   * One store round trip per input: the hints (stream, Deliver, the log length) say when to ask.
+   */
   private async releaseNext(slot: RuntimeSlot, runtime: SessionRuntime): Promise<boolean> {
     const seq = slot.cursor + 1;
     const { session, epoch } = slot;
-    let input: Input;
+    let input: Input & { appended: number };
     try {
       input = await steps.releaseInput(this.store, {
         cell: this.cell,
@@ -444,6 +467,7 @@ export class InferController {
       throw err;
     }
     slot.cursor = seq;
+    slot.appended = Math.max(slot.appended, input.appended);
     inputsReleased.inc({ worker: this.worker });
     this.events.emit('released', { session, epoch, seq });
     let frames: MediaFrame[];
@@ -530,17 +554,27 @@ export class InferController {
     return slot ? { state: 'stopped', epoch, cursor: slot.cursor } : this.replyFor(session, epoch);
   }
 
-  /** The periodic Fence of every runtime: a stale one stops even if it never gets another input. */
+  /**
+   * The periodic Fence of every runtime, in one store round trip: the sessions placed on this worker
+   * with their generations; a runtime not matching (w, its epoch, claimed) stops even without input.
+   */
   private async sweep(): Promise<void> {
-    if (!this.serving(this.life)) return;
-    const sessions = new Set([...this.runtimes.values()].filter((s) => !s.stopReason).map((s) => s.session));
-    const results = await Promise.allSettled([...sessions].map((s) => this.revalidate(s)));
-    const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
-    if (failed.length > 0) {
-      this.log.warn(
-        { err: failed[0]!.reason, failed: failed.length },
-        'revalidation failed; retrying next sweep',
-      );
+    if (!this.serving(this.life) || this.runtimes.size === 0) return;
+    // only runtimes claimed before the read: the read then reflects their claims
+    const checked = [...this.runtimes.values()];
+    let placed: Map<string, steps.Generation>;
+    try {
+      const rows = await steps.readPlaced(this.store, { cell: this.cell, worker: this.worker });
+      placed = new Map(rows.map((p) => [p.session, p.generation]));
+    } catch (err) {
+      this.log.warn({ err }, 'revalidation failed; retrying next sweep');
+      return;
+    }
+    for (const slot of checked) {
+      const gen = placed.get(slot.session);
+      if (!slot.stopReason && !(gen?.epoch === slot.epoch && gen.phase === 'claimed')) {
+        void this.fence(slot, 'fenced');
+      }
     }
   }
 

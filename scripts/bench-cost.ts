@@ -23,29 +23,15 @@ const Options = z.object({
   out: z.string(),
 });
 
-/** Steps that run on timers, whatever the requests: not part of any request's cost. */
-const background = new Set([
-  'renewLease',
-  'publishLoad',
-  'readLoadView',
-  'readPlaced',
-  'xread',
-  'ackStream',
-  'readGen',
-]);
-
 const byHash = new Map(
   [...scripts().values()].map((s) => [createHash('sha1').update(s.lua).digest('hex'), s.step]),
 );
 
-/** One MONITOR line: `<ts> [<db> <addr>] "CMD" "arg" ...` → the step or command name. */
-function stepOf(line: string): string | undefined {
-  const m = /^\d+\.\d+ \[\d+ [^\]]+\] "([A-Za-z]+)"(?: "([^"]*)")?/.exec(line);
-  if (!m) return undefined;
-  const cmd = m[1]!.toLowerCase();
-  if (cmd === 'evalsha') return byHash.get(m[2]!) ?? 'evalsha:unknown';
-  if (cmd === 'eval') return 'eval (script load)';
-  return cmd;
+/** A command as MONITOR reports it → the store step (EVALSHA's script) or the command's name. */
+function stepOf(args: string[]): string {
+  const cmd = args[0]!.toLowerCase();
+  if (cmd === 'evalsha') return byHash.get(args[1]!) ?? 'evalsha:unknown';
+  return cmd === 'eval' ? 'eval (script load)' : cmd;
 }
 
 async function main() {
@@ -65,13 +51,14 @@ async function main() {
   const counts = new Map<string, Map<string, number>>();
   let phase = 'warmup';
   await (monitor as unknown as { monitor(): Promise<NodeJS.EventEmitter> }).monitor().then((m) =>
-    m.on('monitor', (_time: string, args: string[], source: string, database: string) => {
+    m.on('monitor', (_time: string, args: string[], source: string) => {
       if (source === observerAddr) return;
-      const step = stepOf(`0.0 [${database} ${source}] ${args.map((a) => JSON.stringify(a)).join(' ')}`);
-      if (!step) return;
-      const c = counts.get(phase) ?? new Map<string, number>();
+      // a command a script runs is reported with source 'lua': inside a step, not a round trip
+      const key = source === 'lua' ? `${phase}:in-script` : phase;
+      const c = counts.get(key) ?? new Map<string, number>();
+      const step = stepOf(args);
       c.set(step, (c.get(step) ?? 0) + 1);
-      counts.set(phase, c);
+      counts.set(key, c);
     }),
   );
   const d = dispatchClient(system.dispatchers[0]!.addr);
@@ -85,7 +72,7 @@ async function main() {
   };
   const sessions = Array.from({ length: o.sessions }, (_, i) => `cost${i}`);
   await new Promise((r) => setTimeout(r, 1000));
-  const idleMs = await window('idle', () => new Promise((r) => setTimeout(r, 3000)));
+  const idleMs = await window('idle', () => new Promise((r) => setTimeout(r, 5000)));
   const createMs = await window('create', async () => {
     for (const session of sessions) await d.call('createLive', { cell: 'default', session });
     await settle(store, sessions, 0);
@@ -102,36 +89,47 @@ async function main() {
   observer.disconnect();
   await system.stop();
 
-  const perRequest = (name: string, n: number, ms: number) => {
-    const c = counts.get(name) ?? new Map<string, number>();
-    const idle = counts.get('idle') ?? new Map<string, number>();
+  /** Per call, by step, net of what the same steps cost while idle over the same time. */
+  const perCall = (name: string, n: number, ms: number) => {
+    const idle = counts.get(name.replace(/^[a-z]+/, 'idle')) ?? new Map<string, number>();
     const row: Record<string, number> = {};
-    for (const [step, k] of c) {
-      const net = background.has(step) ? k - ((idle.get(step) ?? 0) * ms) / idleMs : k;
-      if (net / n >= 0.005) row[step] = Math.round((net / n) * 100) / 100;
+    let total = 0;
+    for (const [step, k] of counts.get(name) ?? new Map<string, number>()) {
+      const net = (k - ((idle.get(step) ?? 0) * ms) / idleMs) / n;
+      if (net >= 0.005) row[step] = Math.round(net * 100) / 100;
+      total += Math.max(0, net);
     }
-    return row;
+    return { total: Math.round(total * 100) / 100, byStep: row };
   };
-  const backgroundPerSecond = Object.fromEntries(
-    [...(counts.get('idle') ?? new Map<string, number>())].map(([s, k]) => [
-      s,
-      Math.round((k / idleMs) * 1000 * 10) / 10,
-    ]),
-  );
+  const perSecond = (name: string) =>
+    Object.fromEntries(
+      [...(counts.get(name) ?? new Map<string, number>())].map(([s, k]) => [
+        s,
+        Math.round((k / idleMs) * 10_000) / 10,
+      ]),
+    );
+  const cost = (name: string, n: number, ms: number) => ({
+    calls: n,
+    roundTripsPerCall: perCall(name, n, ms),
+    commandsInScriptsPerCall: perCall(`${name}:in-script`, n, ms),
+  });
   const result = {
     date: new Date().toISOString(),
-    system: '1 Dispatch replica, 2 Workers, private Redis, separate processes',
-    createLive: { calls: o.sessions, perCall: perRequest('create', o.sessions, createMs) },
-    pushText: { calls: o.pushes, perCall: perRequest('push', o.pushes, pushMs) },
-    backgroundPerSecond,
+    system: '1 Dispatch replica, 2 Workers, private Redis, separate processes; Dispatch and Workers together',
+    createLive: cost('create', o.sessions, createMs),
+    pushText: cost('push', o.pushes, pushMs),
+    idlePerSecond: { roundTrips: perSecond('idle'), commandsInScripts: perSecond('idle:in-script') },
   };
   for (const [what, r] of [
-    ['CreateLive', result.createLive.perCall],
-    ['PushText', result.pushText.perCall],
+    ['CreateLive', result.createLive],
+    ['PushText', result.pushText],
   ] as const) {
-    console.log(`${what}: Redis commands per call, by step: ${JSON.stringify(r)}`);
+    console.log(
+      `${what}: ${r.roundTripsPerCall.total} Redis round trips per call ${JSON.stringify(r.roundTripsPerCall.byStep)}`,
+    );
+    console.log(`  commands run inside those scripts per call: ${r.commandsInScriptsPerCall.total}`);
   }
-  console.log(`background (whole system, per second): ${JSON.stringify(backgroundPerSecond)}`);
+  console.log(`idle system, round trips per second: ${JSON.stringify(result.idlePerSecond.roundTrips)}`);
   fs.mkdirSync('bench', { recursive: true });
   fs.writeFileSync(o.out, `${JSON.stringify(result, null, 2)}\n`);
   console.log(JSON.stringify(result));

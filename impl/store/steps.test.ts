@@ -198,8 +198,18 @@ describe('releaseInput', () => {
 
   it('releases inputs in order to the current claimed generation and moves the cursor', async () => {
     const c = await claimed();
-    expect(await c.release('w1', 's1', 1, 1)).toEqual({ seq: 1, requestId: 'r1', text: 'hello' });
-    expect(await c.release('w1', 's1', 1, 2)).toEqual({ seq: 2, requestId: 'r2', text: 'world' });
+    expect(await c.release('w1', 's1', 1, 1)).toEqual({
+      seq: 1,
+      requestId: 'r1',
+      text: 'hello',
+      appended: 2,
+    });
+    expect(await c.release('w1', 's1', 1, 2)).toEqual({
+      seq: 2,
+      requestId: 'r2',
+      text: 'world',
+      appended: 2,
+    });
     expect(await f.redis.hgetall(keys().rel('s1'))).toEqual({ seq: '2', w: 'w1', e: '1' });
   });
 
@@ -308,13 +318,14 @@ describe('reads', () => {
 
   it('readRelease returns the cursor, who moved it, and the inputs up to it', async () => {
     const c = await withSession();
-    expect(await c.released('s1')).toEqual({ seq: 0, by: null, entries: [] });
+    expect(await c.released('s1')).toEqual({ seq: 0, by: null, entries: [], appended: 0 });
     await c.claim('w1', 's1', 1);
     for (const r of ['r1', 'r2', 'r3']) await c.append('s1', r);
     await c.release('w1', 's1', 1, 1);
     await c.release('w1', 's1', 1, 2);
     expect(await c.released('s1')).toEqual({
       seq: 2,
+      appended: 3,
       by: { worker: 'w1', epoch: 1 },
       entries: [
         { seq: 1, requestId: 'r1', text: 'text of r1' },

@@ -80,6 +80,8 @@ export interface Release {
   by: { worker: string; epoch: number } | null;
   /** Inputs fromSeq + 1 .. seq, in order. */
   entries: Input[];
+  /** The log's length: inputs appended so far, released or not. */
+  appended: number;
 }
 export interface WorkerState {
   worker: string;
@@ -215,7 +217,7 @@ export const build = {
       'releaseInput',
       [k.gen(i.session), k.rel(i.session), k.log(i.session), k.text(i.session), k.config, k.audit],
       [i.worker, i.epoch, i.seq, protocol, i.session],
-      z.tuple([Str, Str]),
+      z.tuple([Str, Str, Int.positive()]),
     );
   },
   appendInput(i: z.output<typeof AppendInputInput>) {
@@ -254,7 +256,7 @@ export const build = {
       'readRelease',
       [k.rel(i.session), k.log(i.session), k.text(i.session)],
       [i.fromSeq],
-      z.tuple([Int.nonnegative(), Str, Int.nonnegative(), z.array(Str), z.array(Str)]),
+      z.tuple([Int.nonnegative(), Str, Int.nonnegative(), z.array(Str), z.array(Str), Int.nonnegative()]),
     );
   },
   readWorker(i: z.output<typeof ReadWorkerInput>) {
@@ -358,11 +360,17 @@ export async function claim(store: Store, args: GenerationArgs): Promise<'claime
   return (await write(store, build.claim(i, store.protocol))) === 1 ? 'claimed' : 'stale';
 }
 
-/** ReleaseInput(w, s, e): revalidate and release input seq; LOST_AUTHORITY means stop the runtime. */
-export async function releaseInput(store: Store, args: ReleaseInputArgs): Promise<Input> {
+/**
+ * ReleaseInput(w, s, e): revalidate and release input seq; LOST_AUTHORITY means stop the runtime.
+ * `appended` is the log's length: more than seq means the next input is already waiting.
+ */
+export async function releaseInput(
+  store: Store,
+  args: ReleaseInputArgs,
+): Promise<Input & { appended: number }> {
   const i = validate(ReleaseInputInput, args, 'releaseInput');
-  const [requestId, text] = await write(store, build.releaseInput(i, store.protocol));
-  return { seq: i.seq, requestId, text };
+  const [requestId, text, appended] = await write(store, build.releaseInput(i, store.protocol));
+  return { seq: i.seq, requestId, text, appended };
 }
 
 /** PushText(s, r): append once per request id; a retry returns the first seq. Names the owner to notify. */
@@ -406,9 +414,10 @@ export async function readGen(store: Store, args: SessionArgs): Promise<Generati
 /** Reconstruct: the release cursor and the inputs up to it. */
 export async function readRelease(store: Store, args: ReadReleaseArgs): Promise<Release> {
   const i = validate(ReadReleaseInput, args, 'readRelease');
-  const [seq, worker, epoch, ids, texts] = await send(store, build.readRelease(i));
+  const [seq, worker, epoch, ids, texts, appended] = await send(store, build.readRelease(i));
   return {
     seq,
+    appended,
     by: worker === '' ? null : { worker, epoch },
     entries: ids.map((requestId, k) => ({ seq: i.fromSeq + k + 1, requestId, text: texts[k]! })),
   };

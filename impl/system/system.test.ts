@@ -188,7 +188,15 @@ describe('a Dispatch replica killed between commit and notify', () => {
 });
 
 describe('the claim-only baseline (unsafe, for comparisons)', () => {
-  const f = useSystem({ dispatchers: 1, workers: 2, capacity: 4, ...fast, protocol: 'claim_only' });
+  const f = useSystem({
+    dispatchers: 1,
+    workers: 2,
+    capacity: 4,
+    ...fast,
+    protocol: 'claim_only',
+    // the moved-away runtime hears of no new input; it finds it by asking the store when idle
+    extraArgs: { worker: ['--poll-ms', '300'] },
+  });
 
   it('lets the moved-away runtime keep releasing: the history checker sees stale releases', async () => {
     await f.dispatch().call('createLive', { cell: CELL, session: 'b1' });

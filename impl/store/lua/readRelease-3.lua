@@ -6,8 +6,8 @@
   KEYS[1] rel:<s>    KEYS[2] log:<s>    KEYS[3] text:<s>
   ARGV[1] fromSeq: entries after it are returned (0 for the whole prefix)
 
-  Returns { seq, w, e, { requestId... }, { text... } } where seq is the release cursor
-  (0, '', 0 before any release) and the lists hold inputs fromSeq + 1 .. seq.
+  Returns { seq, w, e, { requestId... }, { text... }, log length } where seq is the release
+  cursor (0, '', 0 before any release) and the lists hold inputs fromSeq + 1 .. seq.
 ]]
 local rel = redis.call('HMGET', KEYS[1], 'seq', 'w', 'e')
 local seq = tonumber(rel[1] or '0')
@@ -17,4 +17,4 @@ if seq > from then
   ids = redis.call('LRANGE', KEYS[2], from, seq - 1)
   texts = redis.call('LRANGE', KEYS[3], from, seq - 1)
 end
-return { seq, rel[2] or '', tonumber(rel[3] or '0'), ids, texts }
+return { seq, rel[2] or '', tonumber(rel[3] or '0'), ids, texts, redis.call('LLEN', KEYS[2]) }

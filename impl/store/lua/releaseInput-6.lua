@@ -15,7 +15,8 @@
   ARGV[1] w    ARGV[2] e    ARGV[3] seq
   ARGV[4] protocol: dhsched | assignment_time | claim_only | workerid_only    ARGV[5] s
 
-  Returns { requestId, text } of input seq, or
+  Returns { requestId, text, log length } of input seq (the length tells the worker whether
+  more is waiting, without another round trip), or
     Code.LOST_AUTHORITY   not the current claimed generation, or cursor not at seq - 1
     Code.NO_INPUT         nothing is appended at seq yet
 ]]
@@ -41,4 +42,4 @@ if not requestId then
 end
 redis.call('HSET', KEYS[2], 'seq', seq, 'w', w, 'e', e)
 audit(KEYS[5], KEYS[6], 'k', 'release', 's', ARGV[5], 'w', w, 'e', e, 'q', seq)
-return { requestId, redis.call('LINDEX', KEYS[4], seq - 1) }
+return { requestId, redis.call('LINDEX', KEYS[4], seq - 1), redis.call('LLEN', KEYS[3]) }
