@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { z } from 'zod';
 import { type System, SystemOptions, launchSystem } from '../ops/launch.js';
 import { type Client, dispatchClient } from '../rpc/client.js';
@@ -71,7 +71,8 @@ export function program(): Command {
     .option('--cell <id>', 'the cell', process.env['DHSCHED_CELL'] ?? 'default')
     .option('--deadline-ms <ms>', 'per-call deadline', int('--deadline-ms', 1), 10_000)
     .option('--json', 'print JSON lines', false)
-    .showHelpAfterError();
+    .showHelpAfterError()
+    .exitOverride();
 
   const globals = () => cli.opts<Globals>();
   const dispatch = (): Client<DispatchMethods> => {
@@ -224,6 +225,8 @@ export async function main(argv: string[]): Promise<number> {
     await program().parseAsync(argv, { from: 'user' });
     return 0;
   } catch (err) {
+    // commander has printed the usage error (or the help: exit 0)
+    if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
     const code = grpcCode(err);
     const msg =
       code === undefined
