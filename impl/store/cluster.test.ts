@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TTL, inCell, refusal } from '../test-support/cell.js';
 import { newCell, startCluster } from '../test-support/redis.js';
 import { cellKeys } from './keys.js';
-import { openStore } from './steps.js';
+import * as steps from './steps.js';
 
 const T0 = 1_700_000_000_000;
 const W1 = { worker: 'w1', epoch: 1 };
@@ -37,9 +37,10 @@ async function cellPerMaster(): Promise<string[]> {
 
 describe('on a 3-master Redis Cluster', () => {
   it('runs every step of a session’s life in each master’s slots', async () => {
-    const store = openStore(client);
+    const store = steps.openStore(client);
     for (const cell of await cellPerMaster()) {
       const c = inCell(store, cell);
+      await steps.configureCell(store, { cell, audit: true });
       await c.register('w1', 2, T0);
       await c.register('w2', 2, T0);
       expect(await c.create('s1', 'w1', T0)).toBe(1);
@@ -47,6 +48,19 @@ describe('on a 3-master Redis Cluster', () => {
       expect(await c.append('s1', 'r1')).toEqual({ seq: 1, duplicate: false, owner: W1 });
       expect(await c.append('s1', 'r1')).toEqual({ seq: 1, duplicate: true, owner: W1 });
       expect(await c.release('w1', 's1', 1, 1)).toMatchObject({ requestId: 'r1' });
+      // the steps that reach keys named by stored values (same hash tag, same slot)
+      expect(await steps.readPlaced(store, { cell, worker: 'w1' })).toHaveLength(1);
+      expect((await steps.readSessions(store, { cell })).sessions).toHaveLength(1);
+      await steps.publishLoad(store, { cell, worker: 'w1', incarnation: 1, runtimes: 1, queued: 0, now: T0 });
+      const view = await steps.readLoadView(store, { cell, now: T0 });
+      expect(view.map((w) => [w.worker, w.placed, w.runtimes])).toEqual([
+        ['w1', 1, 1],
+        ['w2', 0, 0],
+      ]);
+      const head = await client.xrange(cellKeys(cell).stream('w1'), '-', '+');
+      expect(await steps.ackStream(store, { cell, worker: 'w1', id: head.at(-1)![0] })).toEqual({
+        trimmed: 1,
+      });
       expect(await refusal(c.register('w1', 2, T0 + TTL))).toBe('SESSIONS_PLACED');
       expect(await c.move('s1', ['w1', 1], 'w2', T0)).toBe(2);
       expect(await refusal(c.release('w1', 's1', 1, 2))).toBe('LOST_AUTHORITY');
@@ -62,11 +76,16 @@ describe('on a 3-master Redis Cluster', () => {
         draining: true,
         tokens: [{ session: 's1', epoch: 2 }],
       });
+      expect((await steps.readAudit(store, { cell })).map((a) => a.kind)).toEqual([
+        'commit',
+        'release',
+        'commit',
+      ]);
     }
   });
 
   it('sends WAIT in the step’s own pipeline, on the master of its slot (no replicas: NOT_DURABLE)', async () => {
-    const store = openStore(client, { waitReplicas: 1, waitTimeoutMs: 20 });
+    const store = steps.openStore(client, { waitReplicas: 1, waitTimeoutMs: 20 });
     for (const cell of await cellPerMaster()) {
       expect(await refusal(inCell(store, cell).register('w1', 1, T0))).toBe('NOT_DURABLE');
     }
