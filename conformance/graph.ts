@@ -1,0 +1,122 @@
+/**
+ * The reachable state graph of a conformance model, from the embedded checker: every distinct state as
+ * plain JSON (numbers, strings, booleans, arrays for sequences and sets, objects for records and
+ * functions), every labelled edge, and each state's out-edges in a fixed order (by label, then target),
+ * so that a step can be named by its index there and the same spec always gives the same traces.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { runCheck } from '../tlcts/src/check/run.js';
+import { itfValue, labelText } from '../tlcts/src/output/format.js';
+import type { Value } from '../tlcts/src/values/value.js';
+
+export const conformanceDir = path
+  .dirname(fileURLToPath(import.meta.url))
+  .replace(/[/\\]dist[/\\]conformance$/, '/conformance');
+
+const ModelsFile = z.object({
+  spec: z.string(),
+  models: z.array(z.object({ name: z.string().regex(/^[A-Za-z0-9_]+$/), cfg: z.string() })).min(1),
+});
+
+export interface ConformanceModel {
+  name: string;
+  tla: string;
+  cfg: string;
+}
+
+export async function conformanceModels(): Promise<ConformanceModel[]> {
+  const fs = await import('node:fs');
+  const file = ModelsFile.parse(
+    JSON.parse(fs.readFileSync(path.join(conformanceDir, 'models.json'), 'utf8')),
+  );
+  return file.models.map((m) => ({
+    name: m.name,
+    tla: path.join(conformanceDir, file.spec),
+    cfg: path.join(conformanceDir, m.cfg),
+  }));
+}
+
+export type SpecState = Record<string, unknown>;
+
+export interface Edge {
+  from: number;
+  to: number;
+  /** The action with its parameters, as TLC prints it: `Claim(w1, s1, 1)`. */
+  label: string;
+  action: string;
+  params: Record<string, unknown>;
+}
+
+export interface StateGraph {
+  vars: string[];
+  /** Indexed by state id. */
+  states: SpecState[];
+  initial: number[];
+  edges: Edge[];
+  /** out[id]: indices into `edges`, ordered by label, then target id. */
+  out: number[][];
+}
+
+/** An ITF value as plain JSON: sets become sorted arrays, model values their names. */
+export function plain(itf: unknown): unknown {
+  if (Array.isArray(itf)) return itf.map(plain);
+  if (itf === null || typeof itf !== 'object') return itf;
+  const o = itf as Record<string, unknown>;
+  if ('#bigint' in o) return Number(o['#bigint']);
+  if ('#unserializable' in o) return o['#unserializable'];
+  if ('#set' in o) return (o['#set'] as unknown[]).map(plain);
+  if ('#map' in o) {
+    const pairs = (o['#map'] as [unknown, unknown][]).map(([k, v]) => [plain(k), plain(v)] as const);
+    return pairs.every(([k]) => typeof k === 'string') ? Object.fromEntries(pairs) : pairs;
+  }
+  return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, plain(v)]));
+}
+
+const toPlain = (v: Value) => plain(itfValue(v));
+
+export function stateGraph(model: ConformanceModel): StateGraph {
+  const raw: Value[][] = [];
+  const initial: number[] = [];
+  const edges: Edge[] = [];
+  const seen = new Set<string>();
+  const { result, model: loaded } = runCheck({
+    tlaFile: model.tla,
+    cfgFile: model.cfg,
+    onState: (id, state, isInitial) => {
+      raw[id] = state;
+      if (isInitial) initial.push(id);
+    },
+    onEdge: (from, to, label) => {
+      const text = labelText(label);
+      const key = `${from} ${to} ${text}`;
+      if (seen.has(key)) return;
+      seen.add(key);
+      edges.push({
+        from,
+        to,
+        label: text,
+        action: label.name,
+        params: Object.fromEntries(label.params.map(([n, v]) => [n, toPlain(v)])),
+      });
+    },
+  });
+  if (result.verdict !== 'success' || !loaded) {
+    throw new Error(
+      `${model.name}: the model checker ended with ${result.verdict}; a conformance model must pass`,
+    );
+  }
+  const vars = [...loaded.vars];
+  const states = raw.map((s) => Object.fromEntries(vars.map((v, i) => [v, toPlain(s[i]!)])));
+  const out: number[][] = states.map(() => []);
+  edges.forEach((e, i) => out[e.from]!.push(i));
+  for (const list of out) {
+    list.sort((a, b) => {
+      const ea = edges[a]!;
+      const eb = edges[b]!;
+      return ea.label < eb.label ? -1 : ea.label > eb.label ? 1 : ea.to - eb.to;
+    });
+  }
+  return { vars, states, initial: initial.sort((a, b) => a - b), edges, out };
+}
