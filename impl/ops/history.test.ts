@@ -31,6 +31,12 @@ describe('checkHistory', () => {
     expect(checkHistory(h, new Map([['s', 2]]))).toEqual({ commits: 2, releases: 2, violations: [] });
   });
 
+  it('finds a release after the close stale', () => {
+    const close: AuditEntry = { id: `${++n}-0`, kind: 'close', session: 's', worker: 'w1', epoch: 1 };
+    const h = [commit('s', 'w1', 1), close, release('s', 'w1', 1, 1)];
+    expect(checkHistory(h).violations.map((v) => v.kind)).toEqual(['stale-release']);
+  });
+
   it('names each violation: stale, dual, gap, unreleased', () => {
     const h = [
       commit('s', 'w1', 1),

@@ -36,6 +36,10 @@ export function checkHistory(
       current.set(a.session, { worker: a.worker, epoch: a.epoch });
       continue;
     }
+    if (a.kind === 'close') {
+      current.delete(a.session);
+      continue;
+    }
     releases++;
     const gen = current.get(a.session);
     const by = `${a.worker}@${a.epoch}`;

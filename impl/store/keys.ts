@@ -40,7 +40,7 @@ export interface CellKeys {
   readonly workers: string;
   /** Hash of the cell's settings: audit (1 or 0). */
   readonly config: string;
-  /** Stream of audited steps when config.audit = 1: commits (k, s, w, e, from) and releases (k, s, w, e, q). */
+  /** Stream of audited steps when config.audit = 1: commits (k, s, w, e, from), closes (k, s, w, e), releases (k, s, w, e, q). */
   readonly audit: string;
   /** Set of draining workers. */
   readonly draining: string;

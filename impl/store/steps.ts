@@ -235,7 +235,12 @@ export const build = {
   },
   closeSession(i: z.output<typeof SessionInput>) {
     const k = cellKeys(i.cell);
-    return call('closeSession', [k.gen(i.session), k.sessions], [i.session, k.placedPrefix], Int.positive());
+    return call(
+      'closeSession',
+      [k.gen(i.session), k.sessions, k.config, k.audit],
+      [i.session, k.placedPrefix],
+      Int.positive(),
+    );
   },
   drain(i: z.output<typeof WorkerInput>) {
     const k = cellKeys(i.cell);
@@ -521,13 +526,15 @@ export async function configureCell(store: Store, args: ConfigureCellArgs): Prom
   await write(store, build.configureCell(validate(ConfigureCellInput, args, 'configureCell')));
 }
 
-/** An audited step: a commit of generation (w, e) (from '' for a create) or a release of input q by (w, e). */
+/** An audited step: a commit of generation (w, e) (from '' for a create), a close, or a release of input q by (w, e). */
 export type AuditEntry =
   | { id: string; kind: 'commit'; session: string; worker: string; epoch: number; from: string }
+  | { id: string; kind: 'close'; session: string; worker: string; epoch: number }
   | { id: string; kind: 'release'; session: string; worker: string; epoch: number; seq: number };
 
 const AuditFields = z.discriminatedUnion('k', [
   z.object({ k: z.literal('commit'), s: Str, w: Str, e: z.coerce.number(), from: Str }),
+  z.object({ k: z.literal('close'), s: Str, w: Str, e: z.coerce.number() }),
   z.object({ k: z.literal('release'), s: Str, w: Str, e: z.coerce.number(), q: z.coerce.number() }),
 ]);
 
@@ -542,8 +549,13 @@ export async function readAudit(
     const f = AuditFields.parse(
       Object.fromEntries(flat.flatMap((v, k) => (k % 2 ? [] : [[v, flat[k + 1]]]))),
     );
-    return f.k === 'commit'
-      ? { id, kind: 'commit', session: f.s, worker: f.w, epoch: f.e, from: f.from }
-      : { id, kind: 'release', session: f.s, worker: f.w, epoch: f.e, seq: f.q };
+    switch (f.k) {
+      case 'commit':
+        return { id, kind: 'commit', session: f.s, worker: f.w, epoch: f.e, from: f.from };
+      case 'close':
+        return { id, kind: 'close', session: f.s, worker: f.w, epoch: f.e };
+      case 'release':
+        return { id, kind: 'release', session: f.s, worker: f.w, epoch: f.e, seq: f.q };
+    }
   });
 }

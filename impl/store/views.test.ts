@@ -200,7 +200,7 @@ describe('baseline protocols (unsafe, for comparisons)', () => {
 });
 
 describe('the audit stream', () => {
-  it('records commits and releases in store order once the cell turns auditing on, and nothing before', async () => {
+  it('records commits, closes and releases in store order once the cell turns auditing on, and nothing before', async () => {
     const c = at();
     await c.register('w1', 2, T0);
     await c.register('w2', 2, T0);
@@ -211,12 +211,14 @@ describe('the audit stream', () => {
     await c.append('s1', 'r1');
     await c.release('w1', 's1', 1, 1);
     await c.move('s1', ['w1', 1], 'w2', T0);
+    await c.close('s1');
     const audit = await steps.readAudit(f.store, { cell: f.cell });
     expect(audit.map(({ id: _id, ...rest }) => rest)).toEqual([
       { kind: 'commit', session: 's1', worker: 'w1', epoch: 1, from: '' },
       { kind: 'release', session: 's1', worker: 'w1', epoch: 1, seq: 1 },
       { kind: 'commit', session: 's1', worker: 'w2', epoch: 2, from: 'w1' },
+      { kind: 'close', session: 's1', worker: 'w2', epoch: 2 },
     ]);
-    expect(await steps.readAudit(f.store, { cell: f.cell, afterId: audit[1]!.id })).toHaveLength(1);
+    expect(await steps.readAudit(f.store, { cell: f.cell, afterId: audit[1]!.id })).toHaveLength(2);
   });
 });

@@ -4,13 +4,16 @@
       (ARGV[2] .. owner, same hash tag). Every later step on s fails; the owner's runtime
       stops and tears down.
 
-  KEYS[1] gen:<s>    KEYS[2] sessions
+    - With auditing on, the close is appended to the cell's audit stream (k = close).
+
+  KEYS[1] gen:<s>    KEYS[2] sessions    KEYS[3] config    KEYS[4] audit
   ARGV[1] s    ARGV[2] placed key prefix
 
   Returns the epoch of the closed generation, or
     Code.NO_SESSION   the session has no generation
     Code.CLOSED       it is already closed
 ]]
+--- @include "includes/audit"
 --- @include "includes/live"
 
 local gen = readGeneration(KEYS[1])
@@ -21,4 +24,5 @@ end
 redis.call('HSET', KEYS[1], 'ph', 'closed')
 redis.call('SREM', KEYS[2], ARGV[1])
 redis.call('SREM', ARGV[2] .. gen.w, ARGV[1])
+audit(KEYS[3], KEYS[4], 'k', 'close', 's', ARGV[1], 'w', gen.w, 'e', gen.e)
 return gen.e
