@@ -80,6 +80,7 @@ describe('on a 3-master Redis Cluster', () => {
         'commit',
         'release',
         'commit',
+        'close',
       ]);
     }
   });
