@@ -1,0 +1,110 @@
+/**
+ * Seeded protocol mutants: each one small, deliberate bug in the implementation, given as an exact text
+ * replacement in one file (the text must occur exactly once, or the mutant is reported broken). The
+ * conformance suite must fail on every one (`./scripts/mutants`).
+ */
+export interface Mutant {
+  name: string;
+  /** What the bug breaks, in the protocol's words. */
+  breaks: string;
+  /** Relative to the repository root. */
+  file: string;
+  find: string;
+  replace: string;
+}
+
+const lua = (step: string) => `impl/store/lua/${step}.lua`;
+
+export const mutants: Mutant[] = [
+  {
+    name: 'no-epoch-in-revalidation',
+    breaks: 'revalidation compares the worker but not the epoch (WorkerID-only)',
+    file: lua('releaseInput-6'),
+    find: "if protocol == 'dhsched' and gen.e ~= e then",
+    replace: 'if false then',
+  },
+  {
+    name: 'no-source-epoch-guard',
+    breaks: 'a move commits whatever the generation became since it was read',
+    file: lua('admitCommit-11'),
+    find: 'elseif not (isLive(gen) and gen.w == src and gen.e == e) then',
+    replace: 'elseif not isLive(gen) then',
+  },
+  {
+    name: 'tokens-per-session',
+    breaks: 'one capacity token per session instead of per generation',
+    file: 'impl/store/lua/includes/token.lua',
+    find: "return s .. '|' .. e",
+    replace: "return s .. '|0'",
+  },
+  {
+    name: 'no-token-release-on-teardown',
+    breaks: 'a torn-down runtime keeps its slot',
+    file: lua('teardown-1'),
+    find: "return redis.call('SREM', KEYS[1], tokenOf(ARGV[1], ARGV[2]))",
+    replace: "return redis.call('SISMEMBER', KEYS[1], tokenOf(ARGV[1], ARGV[2]))",
+  },
+  {
+    name: 'append-ignores-idempotency-key',
+    breaks: 'a retried PushText is appended again',
+    file: lua('appendInput-4'),
+    find: 'if existing then',
+    replace: 'if false then',
+  },
+  {
+    name: 'admission-skips-lease',
+    breaks: 'a worker whose lease expired is still admitted',
+    file: lua('admitCommit-11'),
+    find: 'if not live then\n  return Code.NOT_LIVE\nend',
+    replace: '',
+  },
+  {
+    name: 'admission-skips-capacity',
+    breaks: 'admit-and-commit ignores the capacity tokens',
+    file: lua('admitCommit-11'),
+    find: "if redis.call('SCARD', KEYS[2]) >= tonumber(redis.call('GET', KEYS[3])) then",
+    replace: 'if false then',
+  },
+  {
+    name: 'admission-skips-draining',
+    breaks: 'a draining worker still takes placements',
+    file: lua('admitCommit-11'),
+    find: "if redis.call('SISMEMBER', KEYS[6], w) == 1 then",
+    replace: 'if false then',
+  },
+  {
+    name: 'claim-ignores-phase',
+    breaks: 'a closed generation can be claimed',
+    file: lua('claim-2'),
+    find: "if gen.ph == 'assigned' and (gen.e == e or protocol == 'workerid_only') then",
+    replace: "if gen.ph ~= 'claimed' and (gen.e == e or protocol == 'workerid_only') then",
+  },
+  {
+    name: 'release-ignores-cursor',
+    breaks: 'a release need not follow the cursor: gaps and repeats',
+    file: lua('releaseInput-6'),
+    find: "if tonumber(redis.call('HGET', KEYS[2], 'seq') or '0') ~= seq - 1 then",
+    replace: 'if false then',
+  },
+  {
+    name: 'append-after-close',
+    breaks: 'a closed session still takes input',
+    file: lua('appendInput-4'),
+    find: 'local refused = notLive(gen)',
+    replace: 'local refused = gen == nil and Code.NO_SESSION or nil',
+  },
+  {
+    name: 'register-with-sessions-placed',
+    breaks: 'a worker comes back while sessions still name it',
+    file: lua('registerWorker-8'),
+    find: "if redis.call('SCARD', KEYS[6]) > 0 then",
+    replace: 'if false then',
+  },
+  {
+    name: 'expired-lease-renewed',
+    breaks: 'an expired lease is renewed: a falsely suspected worker keeps its sessions',
+    file: lua('renewLease-1'),
+    find: 'if not live then\n  return Code.NOT_LIVE\nend',
+    replace: '',
+  },
+];

@@ -1,0 +1,116 @@
+/**
+ * Mutation testing of the conformance suite: each mutant of conformance/mutants.ts is applied, one at a
+ * time, to a scratch copy of the repository (node_modules linked), and the conformance tests run there
+ * (vitest, stopping at the first failure). Prints one line per mutant — its name, killed (and by which
+ * test) or survived — and ends with `mutants: K killed of N`. Exit 1 if any survived or was broken.
+ * Usage: node dist/scripts/mutants.js [--only name,name] [--tests conformance]
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Command } from 'commander';
+import { z } from 'zod';
+import { type Mutant, mutants } from '../conformance/mutants.js';
+
+const root = process.cwd();
+
+const Report = z.object({
+  testResults: z.array(
+    z.object({
+      name: z.string(),
+      assertionResults: z.array(z.object({ fullName: z.string(), status: z.string() })),
+    }),
+  ),
+});
+
+/** A scratch copy of the tracked tree, with the working tree's node_modules linked in. */
+function scratchCopy(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dhsched-mutant-'));
+  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: root,
+  })
+    .toString()
+    .split('\0')
+    .filter(Boolean);
+  for (const f of files) {
+    if (!fs.existsSync(path.join(root, f))) continue;
+    fs.mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
+    fs.copyFileSync(path.join(root, f), path.join(dir, f));
+  }
+  fs.symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'));
+  return dir;
+}
+
+function apply(dir: string, m: Mutant): string | undefined {
+  const file = path.join(dir, m.file);
+  if (!fs.existsSync(file)) return `no file ${m.file}`;
+  const text = fs.readFileSync(file, 'utf8');
+  const count = text.split(m.find).length - 1;
+  if (count !== 1) return `the text to replace occurs ${count} times in ${m.file}`;
+  fs.writeFileSync(file, text.replace(m.find, m.replace));
+  return undefined;
+}
+
+/** Runs the tests in `dir`; the first failing test's name, or undefined if all passed. */
+function firstFailure(dir: string, tests: string[]): string | undefined {
+  const report = path.join(dir, 'mutant-report.json');
+  spawnSync(
+    process.execPath,
+    [
+      path.join(dir, 'node_modules', 'vitest', 'vitest.mjs'),
+      'run',
+      ...tests,
+      '--bail',
+      '1',
+      '--reporter',
+      'json',
+      '--outputFile',
+      report,
+    ],
+    { cwd: dir, stdio: 'ignore' },
+  );
+  if (!fs.existsSync(report)) return 'the test run produced no report (it crashed)';
+  const r = Report.parse(JSON.parse(fs.readFileSync(report, 'utf8')));
+  for (const file of r.testResults) {
+    const failed = file.assertionResults.find((a) => a.status === 'failed');
+    if (failed) return `${path.relative(dir, file.name)} > ${failed.fullName}`;
+  }
+  return undefined;
+}
+
+function main(): number {
+  const o = new Command('mutants')
+    .option('--only <names>', 'comma-separated mutant names')
+    .option('--tests <paths>', 'comma-separated test paths', 'conformance')
+    .parse()
+    .opts<{ only?: string; tests: string }>();
+  const chosen = o.only ? mutants.filter((m) => o.only!.split(',').includes(m.name)) : mutants;
+  let killed = 0;
+  let failures = 0;
+  for (const m of chosen) {
+    const dir = scratchCopy();
+    try {
+      const broken = apply(dir, m);
+      if (broken) {
+        console.log(`${m.name}: BROKEN (${broken})`);
+        failures++;
+        continue;
+      }
+      const by = firstFailure(dir, o.tests.split(','));
+      if (by) {
+        killed++;
+        console.log(`${m.name}: killed by ${by}`);
+      } else {
+        failures++;
+        console.log(`${m.name}: SURVIVED (${m.breaks})`);
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  console.log(`mutants: ${killed} killed of ${chosen.length}`);
+  return failures > 0 ? 1 : 0;
+}
+
+process.exitCode = main();
