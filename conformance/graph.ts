@@ -3,10 +3,17 @@
  * plain JSON (numbers, strings, booleans, arrays for sequences and sets, objects for records and
  * functions), every labelled edge, and each state's out-edges in a fixed order (by label, then target),
  * so that a step can be named by its index there and the same spec always gives the same traces.
+ *
+ * Plain JSON is canonical: object keys sorted, set elements sorted by their JSON text without duplicates
+ * (`canonical`, `setOf`), so that the adapter, which builds the implementation's state with the same two
+ * functions, is compared with the spec's state by JSON text.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { parseCfg } from '../tlcts/src/cfg/parse.js';
+import type { CfgValue } from '../tlcts/src/cfg/types.js';
 import { runCheck } from '../tlcts/src/check/run.js';
 import { itfValue, labelText } from '../tlcts/src/output/format.js';
 import type { Value } from '../tlcts/src/values/value.js';
@@ -27,7 +34,6 @@ export interface ConformanceModel {
 }
 
 export async function conformanceModels(): Promise<ConformanceModel[]> {
-  const fs = await import('node:fs');
   const file = ModelsFile.parse(
     JSON.parse(fs.readFileSync(path.join(conformanceDir, 'models.json'), 'utf8')),
   );
@@ -59,19 +65,64 @@ export interface StateGraph {
   out: number[][];
 }
 
-/** An ITF value as plain JSON: sets become sorted arrays, model values their names. */
+/** Plain JSON with every object's keys sorted (arrays keep their order: a sequence's is its meaning). */
+export function canonical(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(canonical);
+  if (v === null || typeof v !== 'object') return v;
+  return Object.fromEntries(
+    Object.keys(v)
+      .sort()
+      .map((k) => [k, canonical((v as Record<string, unknown>)[k])]),
+  );
+}
+
+/** A set as plain JSON: its elements, canonical, sorted by their JSON text, each once. */
+export function setOf(elements: Iterable<unknown>): unknown[] {
+  const byText = new Map<string, unknown>();
+  for (const e of elements) {
+    const c = canonical(e);
+    byText.set(JSON.stringify(c), c);
+  }
+  return [...byText.keys()].sort().map((k) => byText.get(k));
+}
+
+/** An ITF value as canonical plain JSON: sets become sorted arrays (`setOf`), model values their names. */
 export function plain(itf: unknown): unknown {
   if (Array.isArray(itf)) return itf.map(plain);
   if (itf === null || typeof itf !== 'object') return itf;
   const o = itf as Record<string, unknown>;
   if ('#bigint' in o) return Number(o['#bigint']);
   if ('#unserializable' in o) return o['#unserializable'];
-  if ('#set' in o) return (o['#set'] as unknown[]).map(plain);
+  if ('#set' in o) return setOf((o['#set'] as unknown[]).map(plain));
   if ('#map' in o) {
     const pairs = (o['#map'] as [unknown, unknown][]).map(([k, v]) => [plain(k), plain(v)] as const);
-    return pairs.every(([k]) => typeof k === 'string') ? Object.fromEntries(pairs) : pairs;
+    return pairs.every(([k]) => typeof k === 'string') ? canonical(Object.fromEntries(pairs)) : pairs;
   }
-  return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, plain(v)]));
+  return canonical(Object.fromEntries(Object.entries(o).map(([k, v]) => [k, plain(v)])));
+}
+
+/** A constant of the model's .cfg as plain JSON: model values by name, sets as `setOf`. */
+function cfgPlain(v: CfgValue): unknown {
+  switch (v.kind) {
+    case 'int':
+    case 'string':
+    case 'bool':
+      return v.value;
+    case 'modelValue':
+      return v.name;
+    case 'set':
+      return setOf(v.elements.map(cfgPlain));
+    case 'tuple':
+      return v.elements.map(cfgPlain);
+  }
+}
+
+/** The constants the model's .cfg assigns values to (`C = value`), as plain JSON. */
+export function modelConstants(model: ConformanceModel): Record<string, unknown> {
+  const config = parseCfg(fs.readFileSync(model.cfg, 'utf8'), model.cfg);
+  return Object.fromEntries(
+    config.constants.flatMap((c) => (c.kind === 'value' ? [[c.name, cfgPlain(c.value)]] : [])),
+  );
 }
 
 const toPlain = (v: Value) => plain(itfValue(v));

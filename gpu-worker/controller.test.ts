@@ -82,6 +82,7 @@ describe('claim and release', () => {
             if (input.text === 'boom' && faults++ === 0) throw new Error('device fault');
             return inner.process(input);
           },
+          idleFrame: () => inner.idleFrame(),
           close: () => inner.close(),
         };
       },
@@ -194,6 +195,71 @@ describe('moves and fencing', () => {
     await c.close('s1');
     expect(await a.controller.stopRuntime('s1', 1)).toEqual({ state: 'stopped', epoch: 1, cursor: 1 });
     expect(a.stopped).toEqual([{ session: 's1', epoch: 1, reason: 'fenced', cursor: 1 }]);
+  });
+});
+
+describe('manual stepping (autonomous: false): one method per spec action, no loop of its own', () => {
+  it('takes Claim, Reconstruct, ReleaseInput, Emit, Fence and Teardown only when told; rt[w] says where each runtime is', async () => {
+    const c = at();
+    const a = makeWorker('w1', { autonomous: false });
+    await a.controller.start();
+    await c.register('w2', 1, now());
+    await c.create('s1', 'w1', now());
+    await c.append('s1', 'r1', 'Hello there.');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(a.claimed).toEqual([]); // no stream reader, no run loop
+    expect(a.controller.runtimeTable()).toEqual([]);
+
+    expect(await a.controller.claimStep('s1', 1)).toEqual({ state: 'running', epoch: 1, cursor: 0 });
+    expect(a.controller.runtimeTable()).toEqual([{ s: 's1', e: 1, cur: 0, ph: 'new' }]);
+    expect(a.controller.emitStep('s1', 1)).toBe(false); // not ready yet
+    await a.controller.reconstructStep('s1', 1);
+    expect(a.controller.runtimeTable()).toEqual([{ s: 's1', e: 1, cur: 0, ph: 'ready' }]);
+    expect(a.controller.emitStep('s1', 1)).toBe(true);
+    expect(a.frames).toMatchObject([{ session: 's1', epoch: 1, seq: 0, index: 0, ptsMs: 0 }]);
+    expect(await a.controller.releaseStep('s1', 1)).toBe('released');
+    expect(await a.controller.releaseStep('s1', 1)).toBe('no_input');
+    expect(a.controller.runtimeTable()).toEqual([{ s: 's1', e: 1, cur: 1, ph: 'ready' }]);
+    expect(a.frames.filter((fr) => fr.seq === 1).length).toBeGreaterThan(1);
+    expect(await a.controller.fenceStep('s1', 1)).toBe(false); // still current
+
+    // a snapshot rebuilds the same controller: the runtime restored from the log renders the same
+    const snap = a.controller.snapshotState();
+    const b = makeWorker('w1', { autonomous: false });
+    await b.controller.resume(snap);
+    expect(b.controller.runtimeTable()).toEqual(a.controller.runtimeTable());
+    expect(b.controller.snapshot()).toMatchObject({ incarnation: 1, state: 'serving' });
+    a.controller.emitStep('s1', 1);
+    b.controller.emitStep('s1', 1);
+    expect(b.frames).toEqual([a.frames.at(-1)]);
+
+    await c.move('s1', ['w1', 1], 'w2', now());
+    expect(await a.controller.fenceStep('s1', 1)).toBe(true);
+    expect(a.controller.runtimeTable()).toEqual([{ s: 's1', e: 1, cur: 1, ph: 'stopping' }]);
+    expect((await c.worker('w1', now())).tokens).toEqual([{ session: 's1', epoch: 1 }]);
+    await a.controller.teardownStep('s1', 1);
+    expect(a.controller.runtimeTable()).toEqual([]);
+    expect((await c.worker('w1', now())).tokens).toEqual([]);
+    expect(a.stopped).toEqual([{ session: 's1', epoch: 1, reason: 'fenced', cursor: 1 }]);
+    // a stale claim frees the token and starts nothing
+    expect(await a.controller.claimStep('s1', 1)).toEqual({ state: 'stale', epoch: 1, cursor: 0 });
+  });
+
+  it('ReleaseInput refused: the runtime stops and waits for its teardown', async () => {
+    const c = at();
+    const a = makeWorker('w1', { autonomous: false });
+    await a.controller.start();
+    await c.register('w2', 1, now());
+    await c.create('s1', 'w1', now());
+    await a.controller.claimStep('s1', 1);
+    await a.controller.reconstructStep('s1', 1);
+    await c.move('s1', ['w1', 1], 'w2', now());
+    await c.append('s1', 'r1');
+    expect(await a.controller.releaseStep('s1', 1)).toBe('stopped');
+    expect(a.controller.runtimeTable()).toEqual([{ s: 's1', e: 1, cur: 0, ph: 'stopping' }]);
+    await expect(a.controller.teardownStep('s1', 2)).rejects.toThrow(/no runtime s1\/2/);
+    await a.controller.teardownStep('s1', 1);
+    expect(a.stopped).toEqual([{ session: 's1', epoch: 1, reason: 'lost_authority', cursor: 0 }]);
   });
 });
 

@@ -1,14 +1,22 @@
 /**
  * The Infer-Controller: the gate between the store and the runtimes of one worker (shared/PROTOCOL.md,
- * "Roles"). What it does, by action of spec/DHSched.tla:
+ * "Roles"). Each action of a worker in spec/DHSched.tla is one public method, the step; the loops that run
+ * in production (work stream, runtime loops, sweep, heartbeat) only decide when to take them:
  *   Register(w)            `start`, and again after a lost lease once every runtime has stopped
- *   Claim(w, s, e)         an assignment from the work stream or StartRuntime: a runtime starts if claimed
- *   Reconstruct(w, s, e)   the new runtime restores the log up to the store's release cursor
- *   ReleaseInput(w, s, e)  one store step per input, then the runtime renders it; refused: it stops
- *   Fence(w, s, e)         the sweep, Revoke and Stop: a runtime whose generation is not current stops
- *   Teardown(w, s, e)      a stopped runtime frees its capacity token
- *   Emit(w, s, e)          its frames go to the publisher, stamped with their generation
- * The heartbeat renews the lease (what keeps LeaseExpire(w) from happening) and publishes load.
+ *   Claim(w, s, e)         `claimStep`: an assignment from the work stream or StartRuntime; a runtime starts
+ *                          (phase new) if claimed, nothing if stale
+ *   Reconstruct(w, s, e)   `reconstructStep`: the new runtime restores the log up to the store's release
+ *                          cursor (phase ready)
+ *   ReleaseInput(w, s, e)  `releaseStep`: one store step per input, then the runtime renders it and its
+ *                          frames go to the publisher; refused: it stops (phase stopping)
+ *   Fence(w, s, e)         `fenceStep`: a runtime whose generation is not current stops (the sweep does it
+ *                          for every runtime from one read; Revoke and Stop for one session)
+ *   Teardown(w, s, e)      `teardownStep`: a stopped runtime is closed and frees its capacity token
+ *   Emit(w, s, e)          the frames of each release, and `emitStep`: the frame a ready runtime shows now;
+ *                          every frame is stamped with its generation
+ * `heartbeat` renews the lease (what keeps LeaseExpire(w) from happening) and publishes load.
+ * `runtimeTable` is rt[w]. With `autonomous: false` no loop runs: the caller takes every step (the
+ * conformance adapter, conformance/adapter.ts).
  *
  * The work stream is the reliable path to the worker: what a Dispatch committed before crashing is still
  * read there. The RPCs are the fast path. Both meet in the same idempotent methods, so a generation never
@@ -58,6 +66,11 @@ export interface ControllerOptions {
   publisher: FrameSink;
   log: Logger;
   now?: () => number;
+  /**
+   * True (the default): `start` runs the loops that take the steps. False: `start` only registers (once;
+   * a refusal throws) and nothing runs by itself; the caller takes each step (conformance/adapter.ts).
+   */
+  autonomous?: boolean;
 }
 
 /** registering until the store takes the registration (again, after a lost lease); stopping from `stop`. */
@@ -65,6 +78,35 @@ export type ControllerState = HealthReply['state'];
 
 /** Why a runtime stopped: fenced (its generation is not current), its release refused, lease lost, stop. */
 export type StopReason = 'fenced' | 'lost_authority' | 'lease_lost' | 'shutdown';
+
+/** A runtime's phase, as rt[w] of spec/DHSched.tla has it: claimed, reconstructed, stopped. */
+export type RuntimePhase = 'new' | 'ready' | 'stopping';
+
+/** One runtime of rt[w]: its generation (s, e), the last seq it released or restored, its phase. */
+export interface RuntimeEntry {
+  s: string;
+  e: number;
+  cur: number;
+  ph: RuntimePhase;
+}
+
+/**
+ * A manual controller between two steps: its incarnation and its runtimes (`opened`: restored, whether or
+ * not stopping since). What `resume` rebuilds a controller from (the conformance adapter's prefix sharing).
+ */
+export interface ControllerSnapshot {
+  incarnation: number;
+  runtimes: {
+    session: string;
+    epoch: number;
+    cursor: number;
+    opened: boolean;
+    stopReason: StopReason | undefined;
+  }[];
+}
+
+/** What one ReleaseInput step did: released input cursor + 1, found nothing appended, or was refused. */
+export type ReleaseOutcome = 'released' | 'no_input' | 'stopped';
 
 export interface ControllerEvents {
   registered: [{ incarnation: number }];
@@ -146,6 +188,10 @@ class RuntimeSlot {
     readonly epoch: number,
   ) {}
 
+  get phase(): RuntimePhase {
+    return this.stopReason ? 'stopping' : this.runtime ? 'ready' : 'new';
+  }
+
   reply(): RuntimeReply {
     return { state: this.stopReason ? 'stopping' : 'running', epoch: this.epoch, cursor: this.cursor };
   }
@@ -163,6 +209,7 @@ export class InferController {
   private readonly now: () => number;
   private readonly heartbeatMs: number;
   private readonly pollMs: number;
+  private readonly autonomous: boolean;
   private life: Life | undefined;
   private current: ControllerState = 'registering';
   private readonly runtimes = new Map<string, RuntimeSlot>();
@@ -181,14 +228,19 @@ export class InferController {
     this.now = options.now ?? Date.now;
     this.heartbeatMs = options.heartbeatMs ?? Math.max(1, Math.floor(options.leaseTtlMs / 3));
     this.pollMs = options.pollMs ?? 5000;
+    this.autonomous = options.autonomous ?? true;
   }
 
   get state(): ControllerState {
     return this.current;
   }
 
-  /** Registers (retrying while refused), then reads the work stream, heartbeats and sweeps until `stop`. */
+  /**
+   * Registers (retrying while refused), then reads the work stream, heartbeats and sweeps until `stop`.
+   * Not autonomous: registers once (a refusal throws) and starts nothing.
+   */
   async start(): Promise<void> {
+    if (!this.autonomous) return this.register();
     const blocking = this.store.redis.duplicate();
     blocking.on('error', (err: Error) => this.log.debug({ err: err.message }, 'work stream connection'));
     this.blocking = blocking;
@@ -215,10 +267,225 @@ export class InferController {
     if (slot) return Promise.resolve(slot.reply());
     let starting = this.starting.get(key);
     if (!starting) {
-      starting = this.claimAndRun(session, epoch).finally(() => this.starting.delete(key));
+      starting = this.claimStep(session, epoch).finally(() => this.starting.delete(key));
       this.starting.set(key, starting);
     }
     return starting;
+  }
+
+  /**
+   * Claim(w, s, e): claims the generation in the store; claimed, its runtime enters the table in phase new
+   * (and, autonomous, its loop starts); stale, nothing starts (the store freed the token). A generation
+   * that already has a runtime here is answered without a store step.
+   */
+  async claimStep(session: string, epoch: number): Promise<RuntimeReply> {
+    const existing = this.runtimes.get(tokenOf(session, epoch));
+    if (existing) return existing.reply();
+    const life = this.life;
+    if (!this.serving(life)) return absent(epoch);
+    const generation = { cell: this.cell, worker: this.worker, session, epoch };
+    if ((await steps.claim(this.store, generation)) === 'stale') {
+      staleRejections.inc({ worker: this.worker, step: 'claim' });
+      this.log.info({ session, epoch }, 'stale assignment: not started, its token freed');
+      return { state: 'stale', epoch, cursor: 0 };
+    }
+    if (!this.serving(life)) {
+      // The lease was lost, or stop began, while claiming: this runtime never starts.
+      await this.freeToken(session, epoch);
+      return absent(epoch);
+    }
+    const slot = new RuntimeSlot(session, epoch);
+    this.runtimes.set(tokenOf(session, epoch), slot);
+    runtimesGauge.set({ worker: this.worker }, this.runtimes.size);
+    this.log.info({ session, epoch }, 'claimed');
+    this.events.emit('claimed', { session, epoch });
+    if (this.autonomous) {
+      slot.done = this.run(slot).catch((err: unknown) =>
+        this.log.error({ err, session, epoch }, 'runtime failed'),
+      );
+    }
+    return slot.reply();
+  }
+
+  /**
+   * Reconstruct(w, s, e): the runtime in phase new is opened and restored from the store's log up to its
+   * release cursor, never from another worker; its cursor is the store's (phase ready).
+   */
+  async reconstructStep(session: string, epoch: number): Promise<void> {
+    const slot = this.slot(session, epoch);
+    if (slot.runtime) return;
+    const released = await steps.readRelease(this.store, { cell: this.cell, session });
+    const runtime = this.options.backend.open({ cell: this.cell, session, epoch, worker: this.worker });
+    try {
+      await runtime.restore(released.entries);
+    } catch (err) {
+      await this.closeRuntime(slot, runtime);
+      throw err;
+    }
+    slot.runtime = runtime;
+    slot.cursor = released.seq;
+    slot.appended = Math.max(slot.appended, released.appended);
+    slot.probe = false;
+    this.log.info({ session, epoch, cursor: released.seq }, 'reconstructed');
+  }
+
+  /**
+   * ReleaseInput(w, s, e): one store step releases input cursor + 1 (revalidating the generation), then
+   * the runtime renders it and its frames go to the publisher (Emit). Refused (LOST_AUTHORITY): the
+   * runtime stops. `no_input`: nothing is appended at that seq yet.
+   */
+  async releaseStep(session: string, epoch: number): Promise<ReleaseOutcome> {
+    const slot = this.slot(session, epoch);
+    const runtime = slot.runtime;
+    if (!runtime) throw new Error(`runtime ${session}/${epoch} on ${this.worker} is not reconstructed`);
+    const seq = slot.cursor + 1;
+    let input: Input & { appended: number };
+    try {
+      input = await steps.releaseInput(this.store, {
+        cell: this.cell,
+        worker: this.worker,
+        session,
+        epoch,
+        seq,
+      });
+    } catch (err) {
+      if (isStoreError(err, StoreCode.NO_INPUT)) return 'no_input';
+      if (isStoreError(err, StoreCode.LOST_AUTHORITY)) {
+        staleRejections.inc({ worker: this.worker, step: 'releaseInput' });
+        slot.stopReason ??= 'lost_authority';
+        return 'stopped';
+      }
+      throw err;
+    }
+    slot.cursor = seq;
+    slot.appended = Math.max(slot.appended, input.appended);
+    inputsReleased.inc({ worker: this.worker });
+    this.events.emit('released', { session, epoch, seq });
+    let frames: MediaFrame[];
+    try {
+      frames = await runtime.process(input);
+    } catch (err) {
+      // The input stays released; the rebuilt runtime restores it with the rest of the log.
+      this.log.error({ err, session, epoch, seq }, 'the runtime failed on an input; rebuilding it');
+      slot.runtime = undefined;
+      await this.closeRuntime(slot, runtime);
+      return 'released';
+    }
+    this.options.publisher.publish(frames);
+    return 'released';
+  }
+
+  /**
+   * Fence(w, s, e): reads gen[s]; unless it is (w, e, claimed) the runtime stops (phase stopping; its
+   * teardown is the next step). True if it stopped it now.
+   */
+  async fenceStep(session: string, epoch: number): Promise<boolean> {
+    const slot = this.slot(session, epoch);
+    if (slot.stopReason) return false;
+    const gen = await steps.readGen(this.store, { cell: this.cell, session });
+    if (this.isCurrent(gen, epoch)) return false;
+    void this.fence(slot, 'fenced');
+    return true;
+  }
+
+  /** Teardown(w, s, e): the stopped runtime is closed, then its token freed; only then it leaves the table. */
+  async teardownStep(session: string, epoch: number): Promise<void> {
+    const slot = this.slot(session, epoch);
+    const reason = slot.stopReason;
+    if (!reason) throw new Error(`runtime ${session}/${epoch} on ${this.worker} has not stopped`);
+    const { cursor } = slot;
+    if (slot.runtime) await this.closeRuntime(slot, slot.runtime);
+    slot.runtime = undefined;
+    await this.freeToken(session, epoch);
+    this.runtimes.delete(tokenOf(session, epoch));
+    runtimesGauge.set({ worker: this.worker }, this.runtimes.size);
+    runtimesStopped.inc({ worker: this.worker, reason });
+    this.log.info({ session, epoch, reason, cursor }, 'runtime stopped');
+    this.events.emit('stopped', { session, epoch, reason, cursor });
+  }
+
+  /**
+   * Emit(w, s, e) between inputs: a ready runtime publishes the frame it shows now (its idle frame),
+   * stamped with its generation. False if the runtime is not ready.
+   */
+  emitStep(session: string, epoch: number): boolean {
+    const slot = this.runtimes.get(tokenOf(session, epoch));
+    if (!slot?.runtime || slot.stopReason) return false;
+    this.options.publisher.publish([slot.runtime.idleFrame()]);
+    return true;
+  }
+
+  /** A manual controller's state between steps, for `resume`. */
+  snapshotState(): ControllerSnapshot {
+    if (this.autonomous || !this.serving(this.life) || this.starting.size > 0) {
+      throw new Error('only a manual, serving controller between steps has a snapshot');
+    }
+    return {
+      incarnation: this.life.incarnation,
+      runtimes: [...this.runtimes.values()].map((s) => ({
+        session: s.session,
+        epoch: s.epoch,
+        cursor: s.cursor,
+        opened: s.runtime !== undefined,
+        stopReason: s.stopReason,
+      })),
+    };
+  }
+
+  /**
+   * A new manual controller takes up a snapshot instead of registering: the incarnation it names and its
+   * runtimes, each opened one rebuilt as Reconstruct builds one (`backend.open`, then `restore` of the
+   * store's log up to its cursor), which by source-independent reconstruction is the runtime it was. The
+   * store must hold what it held when the snapshot was taken (every cursor is at most the release cursor).
+   */
+  async resume(snapshot: ControllerSnapshot): Promise<void> {
+    if (this.autonomous || this.life !== undefined) {
+      throw new Error('only a manual controller that has not started can resume a snapshot');
+    }
+    const logs = new Map<string, Promise<Input[]>>();
+    const logOf = (session: string) => {
+      let log = logs.get(session);
+      if (!log) {
+        log = steps.readRelease(this.store, { cell: this.cell, session }).then((r) => r.entries);
+        logs.set(session, log);
+      }
+      return log;
+    };
+    const slots = await Promise.all(
+      snapshot.runtimes.map(async (r) => {
+        const slot = new RuntimeSlot(r.session, r.epoch);
+        slot.cursor = r.cursor;
+        slot.appended = r.cursor;
+        slot.stopReason = r.stopReason;
+        if (r.opened) {
+          const history = (await logOf(r.session)).slice(0, r.cursor);
+          if (history.length !== r.cursor) {
+            throw new Error(
+              `the store's log of ${r.session} does not reach ${r.cursor}: not this snapshot's`,
+            );
+          }
+          const runtime = this.options.backend.open({
+            cell: this.cell,
+            session: r.session,
+            epoch: r.epoch,
+            worker: this.worker,
+          });
+          await runtime.restore(history);
+          slot.runtime = runtime;
+        }
+        return slot;
+      }),
+    );
+    for (const slot of slots) this.runtimes.set(tokenOf(slot.session, slot.epoch), slot);
+    this.life = { incarnation: snapshot.incarnation, over: false };
+    this.current = 'serving';
+  }
+
+  /** rt[w]: every runtime in the table, stopping ones included, by session then epoch. */
+  runtimeTable(): RuntimeEntry[] {
+    return [...this.runtimes.values()]
+      .map((s) => ({ s: s.session, e: s.epoch, cur: s.cursor, ph: s.phase }))
+      .sort((a, b) => (a.s < b.s ? -1 : a.s > b.s ? 1 : a.e - b.e));
   }
 
   /** Input seq of the session was appended (stream entry or Deliver): its runtimes ask the store now. */
@@ -285,7 +552,7 @@ export class InferController {
         this.events.emit('registered', { incarnation });
         return;
       } catch (err) {
-        if (isStoreError(err, StoreCode.INVALID_INPUT)) throw err;
+        if (!this.autonomous || isStoreError(err, StoreCode.INVALID_INPUT)) throw err;
         const why = isStoreError(err, StoreCode.LEASE_LIVE)
           ? 'the previous incarnation’s lease is still live'
           : isStoreError(err, StoreCode.SESSIONS_PLACED)
@@ -372,135 +639,31 @@ export class InferController {
     await Promise.all(starts);
   }
 
-  private async claimAndRun(session: string, epoch: number): Promise<RuntimeReply> {
-    const life = this.life;
-    if (!this.serving(life)) return absent(epoch);
-    const generation = { cell: this.cell, worker: this.worker, session, epoch };
-    if ((await steps.claim(this.store, generation)) === 'stale') {
-      staleRejections.inc({ worker: this.worker, step: 'claim' });
-      this.log.info({ session, epoch }, 'stale assignment: not started, its token freed');
-      return { state: 'stale', epoch, cursor: 0 };
-    }
-    if (!this.serving(life)) {
-      // The lease was lost, or stop began, while claiming: this runtime never starts.
-      await this.freeToken(session, epoch);
-      return absent(epoch);
-    }
-    const slot = new RuntimeSlot(session, epoch);
-    this.runtimes.set(tokenOf(session, epoch), slot);
-    runtimesGauge.set({ worker: this.worker }, this.runtimes.size);
-    this.log.info({ session, epoch }, 'claimed');
-    this.events.emit('claimed', { session, epoch });
-    slot.done = this.run(slot).catch((err: unknown) =>
-      this.log.error({ err, session, epoch }, 'runtime failed'),
-    );
-    return slot.reply();
-  }
-
-  /** One runtime: Reconstruct, then ReleaseInput one input at a time until it stops; then Teardown. */
+  /** The loop of one runtime: Reconstruct, then ReleaseInput when a hint says input waits; then Teardown. */
   private async run(slot: RuntimeSlot): Promise<void> {
+    const { session, epoch } = slot;
     for (let failures = 0; ;) {
-      const reason = slot.stopReason;
-      if (reason) return this.tearDown(slot, reason);
+      if (slot.stopReason) return this.teardownStep(session, epoch);
       try {
-        const runtime = slot.runtime ?? (await this.reconstruct(slot));
+        if (!slot.runtime) await this.reconstructStep(session, epoch);
         if (slot.probe || slot.appended > slot.cursor) {
           slot.probe = false;
-          if (!(await this.releaseNext(slot, runtime))) slot.appended = slot.cursor;
+          if ((await this.releaseStep(session, epoch)) === 'no_input') slot.appended = slot.cursor;
         } else {
           slot.probe = !(await slot.wake.wait(this.pollMs));
         }
         failures = 0;
       } catch (err) {
-        if (isStoreError(err, StoreCode.LOST_AUTHORITY)) {
-          staleRejections.inc({ worker: this.worker, step: 'releaseInput' });
-          slot.stopReason ??= 'lost_authority';
-        } else {
-          this.log.warn({ err, session: slot.session, epoch: slot.epoch }, 'runtime step failed; retrying');
-          await slot.wake.wait(backoffMs(failures++));
-        }
+        this.log.warn({ err, session, epoch }, 'runtime step failed; retrying');
+        await slot.wake.wait(backoffMs(failures++));
       }
     }
-  }
-
-  /** Reconstruct(w, s, e): from the store's log up to its release cursor, never from another worker. */
-  private async reconstruct(slot: RuntimeSlot): Promise<SessionRuntime> {
-    const released = await steps.readRelease(this.store, { cell: this.cell, session: slot.session });
-    const runtime = this.options.backend.open({
-      cell: this.cell,
-      session: slot.session,
-      epoch: slot.epoch,
-      worker: this.worker,
-    });
-    try {
-      await runtime.restore(released.entries);
-    } catch (err) {
-      await this.closeRuntime(slot, runtime);
-      throw err;
-    }
-    slot.runtime = runtime;
-    slot.cursor = released.seq;
-    slot.appended = Math.max(slot.appended, released.appended);
-    slot.probe = false;
-    this.log.info({ session: slot.session, epoch: slot.epoch, cursor: released.seq }, 'reconstructed');
-    return runtime;
-  }
-
-  /**
-   * ReleaseInput(w, s, e) for the next seq, then Emit its frames; false when it is not appended yet.
-   * One store round trip per input: the hints (stream, Deliver, the log length) say when to ask.
-   */
-  private async releaseNext(slot: RuntimeSlot, runtime: SessionRuntime): Promise<boolean> {
-    const seq = slot.cursor + 1;
-    const { session, epoch } = slot;
-    let input: Input & { appended: number };
-    try {
-      input = await steps.releaseInput(this.store, {
-        cell: this.cell,
-        worker: this.worker,
-        session,
-        epoch,
-        seq,
-      });
-    } catch (err) {
-      if (isStoreError(err, StoreCode.NO_INPUT)) return false;
-      throw err;
-    }
-    slot.cursor = seq;
-    slot.appended = Math.max(slot.appended, input.appended);
-    inputsReleased.inc({ worker: this.worker });
-    this.events.emit('released', { session, epoch, seq });
-    let frames: MediaFrame[];
-    try {
-      frames = await runtime.process(input);
-    } catch (err) {
-      // The input stays released; the rebuilt runtime restores it with the rest of the log.
-      this.log.error({ err, session, epoch, seq }, 'the runtime failed on an input; rebuilding it');
-      slot.runtime = undefined;
-      await this.closeRuntime(slot, runtime);
-      return true;
-    }
-    this.options.publisher.publish(frames);
-    return true;
   }
 
   private async closeRuntime(slot: RuntimeSlot, runtime: SessionRuntime): Promise<void> {
     await runtime.close().catch((err: unknown) => {
       this.log.warn({ err, session: slot.session, epoch: slot.epoch }, 'closing the runtime failed');
     });
-  }
-
-  /** Teardown(w, s, e): the runtime is closed, then its token freed; only then it leaves the table. */
-  private async tearDown(slot: RuntimeSlot, reason: StopReason): Promise<void> {
-    const { session, epoch, cursor } = slot;
-    if (slot.runtime) await this.closeRuntime(slot, slot.runtime);
-    slot.runtime = undefined;
-    await this.freeToken(session, epoch);
-    this.runtimes.delete(tokenOf(session, epoch));
-    runtimesGauge.set({ worker: this.worker }, this.runtimes.size);
-    runtimesStopped.inc({ worker: this.worker, reason });
-    this.log.info({ session, epoch, reason, cursor }, 'runtime stopped');
-    this.events.emit('stopped', { session, epoch, reason, cursor });
   }
 
   /** Frees the token of (s, e), retrying a few times; one left behind is reclaimed at the next registration. */
@@ -534,16 +697,23 @@ export class InferController {
     return this.runtimes.get(tokenOf(session, epoch))?.reply() ?? absent(epoch);
   }
 
-  /** Fence(w, s, e) for one session: each runtime of it whose generation is not (w, e, claimed) stops. */
+  /** The runtime of (s, e); throws if there is none (a step of a runtime that is not in the table). */
+  private slot(session: string, epoch: number): RuntimeSlot {
+    const slot = this.runtimes.get(tokenOf(session, epoch));
+    if (!slot) throw new Error(`no runtime ${session}/${epoch} on ${this.worker}`);
+    return slot;
+  }
+
+  /** Fence(w, s, e)'s test: gen[s] is (w, e, claimed). */
+  private isCurrent(gen: steps.Generation | null | undefined, epoch: number): boolean {
+    return gen?.worker === this.worker && gen.epoch === epoch && gen.phase === 'claimed';
+  }
+
+  /** Fence(w, s, e) for each running runtime of one session; returns those it stopped. */
   private async revalidate(session: string): Promise<RuntimeSlot[]> {
     const running = this.slotsOf(session).filter((s) => !s.stopReason);
-    if (running.length === 0) return [];
-    const gen = await steps.readGen(this.store, { cell: this.cell, session });
-    const current = (s: RuntimeSlot) =>
-      gen !== null && gen.worker === this.worker && gen.epoch === s.epoch && gen.phase === 'claimed';
-    const stale = running.filter((s) => !current(s));
-    for (const s of stale) void this.fence(s, 'fenced');
-    return stale;
+    const fenced = await Promise.all(running.map((s) => this.fenceStep(session, s.epoch)));
+    return running.filter((_, i) => fenced[i]);
   }
 
   /** Revalidates the session and waits for the runtimes it fences; replies for (session, epoch). */
@@ -571,15 +741,17 @@ export class InferController {
       return;
     }
     for (const slot of checked) {
-      const gen = placed.get(slot.session);
-      if (!slot.stopReason && !(gen?.epoch === slot.epoch && gen.phase === 'claimed')) {
+      if (!slot.stopReason && !this.isCurrent(placed.get(slot.session), slot.epoch)) {
         void this.fence(slot, 'fenced');
       }
     }
   }
 
-  /** Renews the lease and publishes load; a refused renewal means the lease is lost. */
-  private async heartbeat(): Promise<void> {
+  /**
+   * The heartbeat: renews the lease (what keeps LeaseExpire(w) from happening) and publishes load; a
+   * refused renewal means the lease is lost: every runtime stops, then it registers again.
+   */
+  async heartbeat(): Promise<void> {
     const life = this.life;
     if (!this.serving(life)) return;
     const base = { cell: this.cell, worker: this.worker };
@@ -627,9 +799,18 @@ export class InferController {
     await this.register();
   }
 
-  /** Every runtime stops, claims in flight included (they see the change and free their token). */
+  /**
+   * Every runtime stops, claims in flight included (they see the change and free their token). Autonomous,
+   * each runtime's loop tears it down; otherwise it is torn down here.
+   */
   private async stopAll(reason: StopReason): Promise<void> {
     await Promise.allSettled(this.starting.values());
-    await Promise.all([...this.runtimes.values()].map((s) => this.fence(s, reason)));
+    const slots = [...this.runtimes.values()];
+    if (this.autonomous) {
+      await Promise.all(slots.map((s) => this.fence(s, reason)));
+      return;
+    }
+    for (const s of slots) s.stopReason ??= reason;
+    await Promise.all(slots.map((s) => this.teardownStep(s.session, s.epoch)));
   }
 }

@@ -39,6 +39,16 @@ describe('epoch fencing', () => {
       { cell: 'c1', session: 's2', epoch: 1, accepted: 1, dropped: 0, lastSeq: 1 },
     ]);
   });
+
+  it('takes the idle frame of a runtime that has rendered nothing yet (seq 0), fenced the same way', () => {
+    const sink = new MediaSink(silentLogger);
+    expect(sink.offer(frame(2, 0))).toBe('accepted');
+    expect(sink.offer(frame(1, 0))).toBe('dropped');
+    expect(sink.offer({ ...frame(2, 0), seq: -1 })).toBe('invalid');
+    expect(sink.stats()).toEqual([
+      { cell: 'c1', session: 's1', epoch: 2, accepted: 1, dropped: 1, lastSeq: 0 },
+    ]);
+  });
 });
 
 describe('the MediaSink service', () => {

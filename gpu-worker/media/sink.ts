@@ -25,7 +25,8 @@ const FrameMessage = z.object({
   cell: Id,
   session: Id,
   epoch: Epoch,
-  seq: Seq,
+  /** 0 in the idle frame of a runtime that has rendered no input yet. */
+  seq: Seq.or(z.literal(0)),
   index: z.number().int().nonnegative(),
   ptsMs: z.number().int().nonnegative(),
   worker: Id,

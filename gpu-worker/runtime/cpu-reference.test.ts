@@ -117,6 +117,25 @@ describe('a session runtime', () => {
     );
   });
 
+  it('shows an idle frame between inputs: the current state, before any input too; it changes nothing', async () => {
+    const runtime = cpuReference.open(stamp);
+    const first = runtime.idleFrame();
+    expect(first).toMatchObject({ ...stamp, seq: 0, index: 0, ptsMs: 0 });
+    expect(decodePayload(first.payload)).toMatchObject({ viseme: 'sil', mouthOpen: 0 });
+    expect(runtime.idleFrame()).toEqual(first);
+    const [one] = inputs(['Hello there.']);
+    const frames = await runtime.process(one!);
+    const idle = runtime.idleFrame();
+    expect(idle).toMatchObject({ seq: 1, index: 0, ptsMs: frames.at(-1)!.ptsMs + FRAME_MS });
+    expect(decodePayload(idle.payload).digest).toBe(decodePayload(frames[0]!.payload).digest);
+    // a runtime restored from the same inputs elsewhere shows the same frame, but for its stamp
+    const moved = cpuReference.open({ ...stamp, epoch: 2, worker: 'w2' });
+    await moved.restore([one!]);
+    expect(unstamped([moved.idleFrame()])).toEqual(unstamped([idle]));
+    await runtime.close();
+    expect(() => runtime.idleFrame()).toThrow(/closed/);
+  });
+
   it('differs between sessions (oscillator and digest are per session)', async () => {
     const [a, b] = await Promise.all([
       render(stamp, [], inputs(['same words'])),

@@ -349,6 +349,24 @@ class CpuSessionRuntime implements SessionRuntime {
     }));
   }
 
+  idleFrame(): MediaFrame {
+    if (this.closed) throw new Error(`runtime ${this.stamp.session}/${this.stamp.epoch} is closed`);
+    const frame: FrameDescription = {
+      index: 0,
+      ptsMs: this.ptsMs,
+      viseme: 'sil',
+      mouthOpen: 0,
+      head: headPose(this.phases, this.ptsMs, 0),
+    };
+    return {
+      ...this.stamp,
+      seq: this.seq,
+      index: 0,
+      ptsMs: this.ptsMs,
+      payload: encodePayload(frame, this.digest),
+    };
+  }
+
   async close(): Promise<void> {
     this.closed = true;
   }

@@ -90,7 +90,7 @@ export interface FrameDescription {
 
 /** Media: one encoded frame, stamped with its generation (the sink fences on `epoch`). */
 export interface MediaFrame extends RuntimeStamp {
-  /** The input it renders. */
+  /** The input it renders; an idle frame, the last input rendered or restored (0 before any). */
   seq: number;
   index: number;
   ptsMs: number;
@@ -116,6 +116,12 @@ export interface SessionRuntime {
   restore(history: readonly Input[]): Promise<void>;
   /** Renders input cursor + 1 and advances the state. */
   process(input: Input): Promise<MediaFrame[]>;
+  /**
+   * The frame it shows now, between inputs: the state after input `cursor`, at the current presentation
+   * time (index 0, seq = cursor). Deterministic, and it changes nothing: a runtime restored from the same
+   * inputs shows the same idle frame.
+   */
+  idleFrame(): MediaFrame;
   /** Frees what the runtime holds (GPU memory, RTC connection); nothing is rendered after it resolves. */
   close(): Promise<void>;
 }

@@ -8,6 +8,7 @@ import { silentLogger } from '../common/log.js';
 import { admissionRefusals } from '../common/metrics.js';
 import { toStatus } from '../rpc/errors.js';
 import type { WorkerMethods } from '../rpc/proto.js';
+import { StoreCode } from '../store/codes.js';
 import { cellKeys } from '../store/keys.js';
 import * as steps from '../store/steps.js';
 import type { Store } from '../store/steps.js';
@@ -133,6 +134,43 @@ describe('createLive', () => {
     ] as const) {
       expect((await at().worker(w, clock)).tokens).toHaveLength(cap);
     }
+  });
+});
+
+describe('two-phase operations: a plan (BeginCreate, BeginMove), then its commit (Commit)', () => {
+  it('commits a plan once, guarded by what it read; the outcome is returned, never thrown', async () => {
+    await registerAll({ w1: 1, w2: 1, w3: 1 });
+    const { core, notes } = replica();
+    const create = core.planCreate(f.cell, 's1', 'w1');
+    expect(create).toEqual({ kind: 'create', cell: f.cell, session: 's1', from: null, target: 'w1' });
+    expect(await core.commitPlan(create)).toEqual({ kind: 'committed', to: { worker: 'w1', epoch: 1 } });
+    expect(await core.commitPlan(create)).toEqual({ kind: 'conflict' }); // a create finds a generation
+    expect(notes).toEqual([]); // the plan's commit tells nobody: its caller does
+
+    // two moves read the same generation: one commits, the other's source-epoch guard fails
+    const [a, b] = await Promise.all([core.planMove(f.cell, 's1', 'w2'), core.planMove(f.cell, 's1', 'w3')]);
+    expect(a).toEqual({
+      kind: 'move',
+      cell: f.cell,
+      session: 's1',
+      from: { worker: 'w1', epoch: 1 },
+      target: 'w2',
+    });
+    expect(await core.commitPlan(a)).toEqual({ kind: 'committed', to: { worker: 'w2', epoch: 2 } });
+    expect(await core.commitPlan(b)).toEqual({ kind: 'conflict' });
+
+    // a refusal of the target ends the operation; nothing changes
+    await at().create('x', 'w3', clock);
+    const full = await core.commitPlan(await core.planMove(f.cell, 's1', 'w3'));
+    expect(full.kind === 'refused' && StoreCode[full.refusal.code]).toBe('FULL');
+    await at().drain('w1');
+    const draining = await core.commitPlan(await core.planMove(f.cell, 's1', 'w1'));
+    expect(draining.kind === 'refused' && StoreCode[draining.refusal.code]).toBe('DRAINING');
+    expect(await at().gen('s1')).toEqual({ worker: 'w2', epoch: 2, phase: 'assigned' });
+
+    expect(await status(core.planMove(f.cell, 'nope', 'w1'))).toBe('NOT_FOUND');
+    await core.closeLive(f.cell, 's1');
+    expect(await status(core.planMove(f.cell, 's1', 'w1'))).toBe('FAILED_PRECONDITION');
   });
 });
 

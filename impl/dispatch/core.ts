@@ -2,6 +2,11 @@
  * Dispatch's request logic, free of any per-session state: every decision is one conditional store step
  * (admitCommit's guards decide creates and moves), so any replica serves any request and a replica killed
  * between two steps leaves nothing half done that a retry or another replica cannot finish.
+ *
+ * A create or a move is two steps of spec/DHSched.tla: BeginCreate / BeginMove (`planCreate`, `planMove`:
+ * what was read, and the target) and Commit (`commitPlan`: one admitCommit guarded by that read). Ranking
+ * picks the targets; CreateLive, Migrate, DrainWorker and recovery commit one plan per candidate until one
+ * admits. A replica that dies between the two steps (Abandon) leaves only a plan that nobody commits.
  */
 import * as grpc from '@grpc/grpc-js';
 import type { Logger } from 'pino';
@@ -41,12 +46,28 @@ export interface DispatchCoreOptions {
 export type MoveReason = 'migrate' | 'drain' | 'recovery';
 
 /** A generation's worker and epoch: what a move's source-epoch guard expects. */
-interface Owner {
+export interface Owner {
   worker: string;
   epoch: number;
 }
 
-type Admission = { admitted: Owner } | { refusal: StoreError | undefined };
+/**
+ * A create or a move that has read what its commit is guarded by: dop[d] of spec/DHSched.tla. `from` is
+ * the generation a move read (the source-epoch guard), null for a create (guard: no generation at all).
+ */
+export interface Plan {
+  kind: 'create' | 'move';
+  cell: string;
+  session: string;
+  from: Owner | null;
+  target: string;
+}
+
+/** What committing a plan did: committed generation (target, epoch), CONFLICT, or the target refused. */
+export type CommitOutcome =
+  { kind: 'committed'; to: Owner } | { kind: 'conflict' } | { kind: 'refused'; refusal: StoreError };
+
+type Admission = { admitted: Owner } | { conflict: true } | { refusal: StoreError | undefined };
 type MoveResult =
   { kind: 'moved'; to: Owner } | { kind: 'conflict' } | { kind: 'refused'; refusal: StoreError | undefined };
 
@@ -114,15 +135,12 @@ export class DispatchCore {
 
   /** Places a new session on the best-ranked worker that admits it; a retry returns it with created = false. */
   async createLive(cell: string, session: string): Promise<Session> {
-    try {
-      const admission = await this.admit(cell, session, null, await this.candidatesFor(cell));
-      if ('admitted' in admission) {
-        const { worker, epoch } = admission.admitted;
-        this.notifier.notify(cell, worker, 'startRuntime', { cell, session, epoch });
-        return { cell, session, worker, epoch, phase: 'assigned', releasedSeq: 0, created: true };
-      }
-    } catch (err) {
-      if (!isStoreError(err, StoreCode.CONFLICT)) throw err;
+    const offers = await this.candidatesFor(cell);
+    const admission = await this.admit(offers.map((target) => this.planCreate(cell, session, target)));
+    if ('admitted' in admission) {
+      const { worker, epoch } = admission.admitted;
+      this.notifier.notify(cell, worker, 'startRuntime', { cell, session, epoch });
+      return { cell, session, worker, epoch, phase: 'assigned', releasedSeq: 0, created: true };
     }
     // CONFLICT, or no worker admitted it: either way a retry finds the session it created before.
     const existing = await this.readSession(cell, session);
@@ -214,6 +232,45 @@ export class DispatchCore {
     return { moved, notMoved };
   }
 
+  /** BeginCreate(d, s, w): a create of the session on `target`; its commit is guarded by "no generation". */
+  planCreate(cell: string, session: string, target: string): Plan {
+    return { kind: 'create', cell, session, from: null, target };
+  }
+
+  /** BeginMove(d, s, w): reads gen[s]; a move to `target` guarded by the source epoch read. */
+  async planMove(cell: string, session: string, target: string): Promise<Plan> {
+    const gen = await steps.readGen(this.store, { cell, session });
+    if (gen === null) throw noSession(cell, session);
+    if (gen.phase === 'closed') throw closedSession(cell, session);
+    return this.movePlan(cell, session, gen, target);
+  }
+
+  /**
+   * Commit(d): one admitCommit of the plan on its target, guarded by what the plan read. CONFLICT (the
+   * generation is not the one read) and the target's refusals (FULL, NOT_LIVE, DRAINING, UNKNOWN_WORKER)
+   * end the operation and are returned; other errors are thrown. Workers are not notified here.
+   */
+  async commitPlan(plan: Plan): Promise<CommitOutcome> {
+    const { cell, session, target } = plan;
+    try {
+      const { epoch } = await steps.admitCommit(this.store, {
+        cell,
+        session,
+        target,
+        expected: plan.from,
+        now: this.now(),
+      });
+      this.afterCommit();
+      this.loadView.recordAdmission(cell, target);
+      return { kind: 'committed', to: { worker: target, epoch } };
+    } catch (err) {
+      if (isStoreError(err, StoreCode.CONFLICT)) return { kind: 'conflict' };
+      if (!isStoreError(err, ...ADMISSION_REFUSALS)) throw err;
+      admissionRefusals.inc({ code: StoreCode[err.code] });
+      return { kind: 'refused', refusal: err };
+    }
+  }
+
   async getSession(cell: string, session: string): Promise<Session> {
     const found = await this.readSession(cell, session);
     if (found === null) throw noSession(cell, session);
@@ -303,31 +360,19 @@ export class DispatchCore {
     return candidates(view, this.ranking, others);
   }
 
-  /** admitCommit on each candidate in turn until one admits; CONFLICT (the guard failed) is thrown. */
-  private async admit(
-    cell: string,
-    session: string,
-    expected: Owner | null,
-    offers: readonly string[],
-  ): Promise<Admission> {
+  /** A move of the session from the generation read to `target`. */
+  private movePlan(cell: string, session: string, from: Owner, target: string): Plan {
+    return { kind: 'move', cell, session, from: { worker: from.worker, epoch: from.epoch }, target };
+  }
+
+  /** Commits the plans (one per candidate, best first) in turn until one admits or one CONFLICTs. */
+  private async admit(plans: readonly Plan[]): Promise<Admission> {
     let refusal: StoreError | undefined;
-    for (const target of offers) {
-      try {
-        const { epoch } = await steps.admitCommit(this.store, {
-          cell,
-          session,
-          target,
-          expected,
-          now: this.now(),
-        });
-        this.afterCommit();
-        this.loadView.recordAdmission(cell, target);
-        return { admitted: { worker: target, epoch } };
-      } catch (err) {
-        if (!isStoreError(err, ...ADMISSION_REFUSALS)) throw err;
-        admissionRefusals.inc({ code: StoreCode[err.code] });
-        refusal = err;
-      }
+    for (const plan of plans) {
+      const outcome = await this.commitPlan(plan);
+      if (outcome.kind === 'committed') return { admitted: outcome.to };
+      if (outcome.kind === 'conflict') return { conflict: true };
+      refusal = outcome.refusal;
     }
     return { refusal };
   }
@@ -341,21 +386,19 @@ export class DispatchCore {
     target?: string,
   ): Promise<MoveResult> {
     const offers = target !== undefined ? [target] : await this.candidatesFor(cell, from.worker);
-    const expected = { worker: from.worker, epoch: from.epoch };
-    let result: MoveResult;
+    let admission: Admission;
     try {
-      const admission = await this.admit(cell, session, expected, offers);
-      result =
-        'admitted' in admission
-          ? { kind: 'moved', to: admission.admitted }
-          : { kind: 'refused', refusal: admission.refusal };
+      admission = await this.admit(offers.map((to) => this.movePlan(cell, session, from, to)));
     } catch (err) {
-      if (!isStoreError(err, StoreCode.CONFLICT)) {
-        migrations.inc({ reason, result: 'error' });
-        throw err;
-      }
-      result = { kind: 'conflict' };
+      migrations.inc({ reason, result: 'error' });
+      throw err;
     }
+    const result: MoveResult =
+      'admitted' in admission
+        ? { kind: 'moved', to: admission.admitted }
+        : 'conflict' in admission
+          ? { kind: 'conflict' }
+          : { kind: 'refused', refusal: admission.refusal };
     migrations.inc({ reason, result: result.kind });
     if (result.kind === 'moved') {
       this.notifier.notify(cell, result.to.worker, 'startRuntime', { cell, session, epoch: result.to.epoch });
