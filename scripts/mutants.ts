@@ -19,6 +19,8 @@ const Report = z.object({
   testResults: z.array(
     z.object({
       name: z.string(),
+      status: z.string(),
+      message: z.string().optional(),
       assertionResults: z.array(z.object({ fullName: z.string(), status: z.string() })),
     }),
   ),
@@ -55,7 +57,7 @@ function apply(dir: string, m: Mutant): string | undefined {
 /** Runs the tests in `dir`; the first failing test's name, or undefined if all passed. */
 function firstFailure(dir: string, tests: string[]): string | undefined {
   const report = path.join(dir, 'mutant-report.json');
-  spawnSync(
+  const run = spawnSync(
     process.execPath,
     [
       path.join(dir, 'node_modules', 'vitest', 'vitest.mjs'),
@@ -75,8 +77,12 @@ function firstFailure(dir: string, tests: string[]): string | undefined {
   for (const file of r.testResults) {
     const failed = file.assertionResults.find((a) => a.status === 'failed');
     if (failed) return `${path.relative(dir, file.name)} > ${failed.fullName}`;
+    // a failure outside any test (a hook, a test that failed while others ran concurrently)
+    if (file.status === 'failed') return `${path.relative(dir, file.name)} (${file.message ?? 'failed'})`;
   }
-  return undefined;
+  if (run.status === 0) return undefined;
+  const files = r.testResults.map((f) => path.relative(dir, f.name)).join(', ');
+  return `${files || 'the test run'} (failed before any test ran: exit ${run.status})`;
 }
 
 function main(): number {
