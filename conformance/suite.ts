@@ -1,11 +1,12 @@
 /**
  * What the generated conformance tests (<Model>.conformance.test.ts, written by generate.ts) run: a private
- * redis-server for the file, the model's state graph and traces, and per test one chunk of traces
- * replayed as a prefix tree (replay.ts). The last test checks that the replay executed and compared every
+ * redis-server for the file, the model's state graph and traces, and per test one chunk of CHUNK traces
+ * replayed as a prefix tree (replay.ts). The chunks run a few at a time (vitest's maxConcurrency), each on
+ * cells of its own. The last test checks that the replay executed and compared every
  * edge of the graph; the figures (steps, time per step) are printed once the file is done.
  */
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RedisServer, startRedis } from '../impl/ops/redis-server.js';
 import { type Store, openStore } from '../impl/store/steps.js';
 import {
@@ -18,14 +19,29 @@ import {
   summary,
 } from './replay.js';
 
-export interface ReplaySuite {
+/** Traces per test. */
+export const CHUNK = 200;
+
+/** The model's tests: one per chunk of traces, then the check that every edge was executed and compared. */
+export function conformanceSuite(model: string, traces: number): void {
+  describe(`${model} conformance`, () => {
+    const replay = useReplay(model, traces);
+    for (let from = 0; from < traces; from += CHUNK) {
+      const to = Math.min(traces, from + CHUNK);
+      it.concurrent(`traces ${from}-${to - 1}`, () => replay.traces(from, to));
+    }
+    it('executed and compared every edge', () => replay.everyEdge());
+  });
+}
+
+interface ReplaySuite {
   /** Replays traces [from, to) of the model; throws a ConformanceError at the first difference. */
   traces(from: number, to: number): Promise<void>;
   /** Every edge of the model's graph was executed and compared by the chunks replayed before. */
   everyEdge(): void;
 }
 
-export function useReplay(model: string, traces: number): ReplaySuite {
+function useReplay(model: string, traces: number): ReplaySuite {
   let server: RedisServer | undefined;
   let redis: Redis | undefined;
   let store: Store | undefined;
