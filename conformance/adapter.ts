@@ -15,7 +15,8 @@
  *   Close(s)               DispatchCore.closeLive (closeSession)
  *   Drain(w)               steps.drain (the spec's Drain moves nothing; DrainWorker's moves are Commits)
  *   PushText(s, r)         DispatchCore.pushText, request id `r<r>`   (appendInput)
- *   Claim(w, s, e)         InferController.claimStep, the (s, e) entry taken from inbox[w]
+ *   Claim(w, s, e)         the (s, e) entries taken from inbox[w]: InferController.takeWork of w's work
+ *                          stream entries of it (claimStep), or else startRuntime (the StartRuntime RPC)
  *   Reconstruct(w, s, e)   InferController.reconstructStep            (readRelease, open, restore)
  *   ReleaseInput(w, s, e)  InferController.releaseStep                (releaseInput, process, publish)
  *   Fence(w, s, e)         InferController.fenceStep                  (readGen)
@@ -51,17 +52,20 @@ import { LoadView } from '../impl/dispatch/load-view.js';
 import type { Notifier } from '../impl/dispatch/notifier.js';
 import { leastLoaded } from '../impl/dispatch/ranking.js';
 import { StoreCode } from '../impl/store/codes.js';
+import { Protocol } from '../impl/store/schema.js';
 import { cellKeys } from '../impl/store/keys.js';
 import { type RedisClient, type ScriptCall, readReply, scripts } from '../impl/store/scripts.js';
 import * as steps from '../impl/store/steps.js';
 import { type ControllerSnapshot, InferController } from '../gpu-worker/controller.js';
 import { MediaSink } from '../gpu-worker/media/sink.js';
-import { cpuReference } from '../gpu-worker/runtime/cpu-reference.js';
-import type { MediaFrame } from '../gpu-worker/runtime/pipeline.js';
+import { cpuReference, decodePayload } from '../gpu-worker/runtime/cpu-reference.js';
+import type { Input, MediaFrame } from '../gpu-worker/runtime/pipeline.js';
 import { type Edge, type SpecState, setOf } from './graph.js';
 
 /** The model's constants the adapter needs (from its .cfg). */
 export interface AdapterModel {
+  /** The store's protocol: the spec's Protocol. */
+  protocol: Protocol;
   sessions: string[];
   workers: string[];
   dispatchers: string[];
@@ -71,7 +75,7 @@ export interface AdapterModel {
   maxEpoch: number;
 }
 
-/** What the adapter can run: DHSched itself, unbroken, on one store. */
+/** What the adapter can run: DHSched or one of its unsafe baselines (the store's `protocol`), unbroken, on one store. */
 export function adapterModel(constants: Record<string, unknown>): AdapterModel {
   const need = (name: string, want: unknown) => {
     if (constants[name] !== want) {
@@ -80,11 +84,15 @@ export function adapterModel(constants: Record<string, unknown>): AdapterModel {
       );
     }
   };
-  need('Protocol', 'dhsched');
+  const protocol = Protocol.safeParse(constants['Protocol']);
+  if (!protocol.success) {
+    throw new Error(`the adapter runs no Protocol ${JSON.stringify(constants['Protocol'])}`);
+  }
   need('Bug', 'none');
   need('StoreMode', 'single');
   const names = (name: string) => (constants[name] as unknown[]).map(String);
   return {
+    protocol: protocol.data,
     sessions: names('Sessions'),
     workers: names('Workers'),
     dispatchers: names('Dispatchers'),
@@ -131,7 +139,7 @@ export interface AdapterSnapshot {
 export class Adapter {
   readonly model: AdapterModel;
   readonly cell: string;
-  private readonly store: steps.Store;
+  readonly store: steps.Store;
   private clock = CLOCK_START;
   private readonly controllers = new Map<string, InferController>();
   private readonly dispatch = new Map<string, { core: DispatchCore; plan: Plan | undefined }>();
@@ -143,6 +151,8 @@ export class Adapter {
   private readonly inFlight = new Map<string, MediaFrame[]>();
   private sink = new MediaSink(silentLogger);
   private readonly staleFrames = new Set<string>();
+  /** The digest of a session after a history of inputs (by request ids), computed once. */
+  private readonly digests = new Map<string, string>();
   private faults = 0;
   private replica: unknown;
   /** Each worker's work stream as the last read-back saw it; null once a step may have changed it. */
@@ -178,6 +188,9 @@ export class Adapter {
 
   /** The initial state: a cell with auditing on, every worker registered and up. */
   static async open(o: AdapterOptions): Promise<Adapter> {
+    if (o.store.protocol !== o.model.protocol) {
+      throw new Error(`the model's Protocol is ${o.model.protocol}, the store's ${o.store.protocol}`);
+    }
     const a = new Adapter(o);
     await steps.configureCell(o.store, { cell: o.cell, audit: true });
     for (const w of o.model.workers) await a.startWorker(w);
@@ -230,10 +243,13 @@ export class Adapter {
         await this.anyReplica().pushText(this.cell, s, `r${r}`, `Input ${r} of ${s}, said once.`);
         return;
       }
-      case 'Claim':
-        this.takeFromInbox(w, s, e, assignments(streams?.get(w) ?? (await this.readStream(w))));
-        await this.controller(w).claimStep(s, e);
+      case 'Claim': {
+        const taken = this.takeFromInbox(w, s, e, streams?.get(w) ?? (await this.readStream(w)));
+        // the production paths: the work stream's entries, or else the StartRuntime RPC
+        if (taken.length > 0) await this.controller(w).takeWork(taken);
+        else await this.controller(w).startRuntime(s, e);
         return;
+      }
       case 'Reconstruct':
         await this.controller(w).reconstructStep(s, e);
         return;
@@ -249,7 +265,7 @@ export class Adapter {
       case 'Emit':
         if (!this.controller(w).emitStep(s, e))
           throw new StepRefused(`runtime ${s}/${e} on ${w} is not ready`);
-        this.deliverFrames(w, s, e);
+        await this.deliverFrames(w, s, e);
         return;
       case 'Crash':
         this.controller(w);
@@ -606,32 +622,61 @@ export class Adapter {
     ];
   }
 
-  /** Claim takes (s, e) out of inbox[w]: every stream entry of it, and a StartRuntime of it in flight. */
-  private takeFromInbox(w: string, s: string, e: number, rows: [string, string, number][]): void {
+  /**
+   * Claim takes (s, e) out of inbox[w]: every stream entry of it (returned, as read), and a StartRuntime of
+   * it in flight.
+   */
+  private takeFromInbox(w: string, s: string, e: number, rows: [string, string[]][]): [string, string[]][] {
     const taken = this.takenOf(w);
-    let found = this.pendingOf(w).delete(pair(s, e));
-    for (const [id, rs, re] of rows) {
-      if (rs === s && re === e && !taken.has(id)) {
-        taken.add(id);
-        found = true;
-      }
+    const ids = new Set<string>();
+    for (const [id, rs, re] of assignments(rows)) {
+      if (rs === s && re === e && !taken.has(id)) ids.add(id);
     }
-    if (!found) throw new StepRefused(`(${s}, ${e}) is not in ${w}'s inbox`);
+    const inFlight = this.pendingOf(w).delete(pair(s, e));
+    if (ids.size === 0 && !inFlight) throw new StepRefused(`(${s}, ${e}) is not in ${w}'s inbox`);
+    for (const id of ids) taken.add(id);
+    return rows.filter(([id]) => ids.has(id));
   }
 
-  /** Emit: w's frames of (s, e) in flight reach the sink, which fences them by epoch. */
-  private deliverFrames(w: string, s: string, e: number): void {
+  /**
+   * Emit: w's frames of (s, e) in flight reach the sink, which fences them by epoch. Each shows the session
+   * after exactly the log's inputs up to its seq, or the runtime was not rebuilt from the log.
+   */
+  private async deliverFrames(w: string, s: string, e: number): Promise<void> {
     const frames = this.inFlight.get(w)!;
     const mine = frames.filter((f) => f.session === s && f.epoch === e);
     const rest = frames.filter((f) => !(f.session === s && f.epoch === e));
     frames.length = 0;
     frames.push(...rest);
+    const { entries } = await steps.readRelease(this.store, { cell: this.cell, session: s });
     for (const frame of mine) {
+      const want = await this.digestAfter(s, entries.slice(0, frame.seq));
+      const shows = decodePayload(frame.payload).digest;
+      if (shows !== want) {
+        throw new StepRefused(
+          `a frame of ${s}/${e} at seq ${frame.seq} shows state ${shows.slice(0, 12)}…, not the log's ` +
+            `inputs 1..${frame.seq} (${want.slice(0, 12)}…)`,
+        );
+      }
       const shown = this.sink.stats().find((m) => m.session === s)?.epoch ?? 0;
       const result = this.sink.offer(frame);
       if (result === 'invalid') throw new StepRefused(`the sink refused a frame of ${s}/${e} as invalid`);
       if (result === 'accepted' && frame.epoch < shown) this.staleFrames.add(s);
     }
+  }
+
+  /** The session digest a runtime restored from exactly these inputs shows. */
+  private async digestAfter(session: string, history: Input[]): Promise<string> {
+    const key = [session, ...history.map((i) => i.requestId)].join('|');
+    let digest = this.digests.get(key);
+    if (digest === undefined) {
+      const runtime = cpuReference.open({ cell: this.cell, session, epoch: 0, worker: 'reference' });
+      await runtime.restore(history);
+      digest = decodePayload(runtime.idleFrame().payload).digest;
+      await runtime.close();
+      this.digests.set(key, digest);
+    }
+    return digest;
   }
 }
 

@@ -116,27 +116,35 @@ export interface Coverage {
 export function coverage(g: StateGraph, traces: Trace[]): Coverage {
   const edgeIndex = new Map(g.edges.map((e, i) => [e, i]));
   const seenEdges = new Set<number>();
-  const seenStates = new Set<number>();
   let steps = 0;
   for (const t of traces) {
-    seenStates.add(t.start);
     for (const e of traceEdges(g, t)) {
       seenEdges.add(edgeIndex.get(e)!);
-      seenStates.add(e.to);
       steps++;
     }
   }
+  return edgeCoverage(g, seenEdges, new Set(traces.map((t) => t.start)), { steps, traces: traces.length });
+}
+
+/** What a set of edges (indices) covers of the graph, with the initial states they start from. */
+export function edgeCoverage(
+  g: StateGraph,
+  edges: ReadonlySet<number>,
+  starts: ReadonlySet<number>,
+  counts: { steps: number; traces: number },
+): Coverage {
+  const seenStates = new Set(starts);
+  for (const i of edges) seenStates.add(g.edges[i]!.to);
   const byAction: Coverage['byAction'] = {};
   g.edges.forEach((e, i) => {
     const a = (byAction[e.action] ??= { covered: 0, total: 0 });
     a.total++;
-    if (seenEdges.has(i)) a.covered++;
+    if (edges.has(i)) a.covered++;
   });
   return {
     states: { covered: seenStates.size, total: g.states.length },
-    edges: { covered: seenEdges.size, total: g.edges.length },
-    steps,
-    traces: traces.length,
+    edges: { covered: edges.size, total: g.edges.length },
+    ...counts,
     byAction,
   };
 }

@@ -107,4 +107,34 @@ export const mutants: Mutant[] = [
     find: 'if not live then\n  return Code.NOT_LIVE\nend',
     replace: '',
   },
+  {
+    name: 'get-then-set-commit',
+    breaks: 'a commit re-reads the generation and commits against it: the read and the write are two steps',
+    file: 'impl/dispatch/core.ts',
+    find: '        expected: plan.from,',
+    replace:
+      '        expected: plan.from && ((await steps.readGen(this.store, { cell, session })) ?? plan.from),',
+  },
+  {
+    name: 'release-before-revalidation',
+    breaks: 'the runtime takes the input before the store revalidates it, and keeps it when refused',
+    file: 'gpu-worker/controller.ts',
+    find: "        slot.stopReason ??= 'lost_authority';\n        return 'stopped';",
+    replace:
+      "        slot.cursor = seq;\n        slot.stopReason ??= 'lost_authority';\n        return 'stopped';",
+  },
+  {
+    name: 'assignment-stream-not-consumed',
+    breaks: "the worker ignores its work stream's assignments: only a StartRuntime starts a runtime",
+    file: 'gpu-worker/controller.ts',
+    find: "else if ('e' in entry.data) starts.push(this.startRuntime(entry.data.s, entry.data.e));",
+    replace: "else if ('e' in entry.data) continue;",
+  },
+  {
+    name: 'reconstruct-not-from-log',
+    breaks: "the new runtime resumes at the store's cursor with state from elsewhere, not the log's inputs",
+    file: 'gpu-worker/controller.ts',
+    find: '      await runtime.restore(released.entries);',
+    replace: '      await runtime.restore([]);',
+  },
 ];

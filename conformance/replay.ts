@@ -29,6 +29,8 @@ import {
 
 export interface Replay {
   model: ConformanceModel;
+  /** Where the traces come from, for messages. */
+  source: string;
   graph: StateGraph;
   adapter: AdapterModel;
   traces: Trace[];
@@ -41,6 +43,7 @@ export async function loadReplay(name: string): Promise<Replay> {
   const file = JSON.parse(fs.readFileSync(tracesPath(model), 'utf8')) as TracesFile;
   return {
     model,
+    source: `traces/${model.name}.json`,
     graph: stateGraph(model),
     adapter: adapterModel(modelConstants(model)),
     traces: file.traces,
@@ -135,7 +138,7 @@ interface At {
 
 function where(r: Replay, at: At): string {
   const steps = r.traces[at.trace]?.steps.length ?? 0;
-  return `${r.model.name} trace ${at.trace} (traces/${r.model.name}.json), step ${at.step} of ${steps}: ${at.label}`;
+  return `${r.model.name} trace ${at.trace} (${r.source}), step ${at.step} of ${steps}: ${at.label}`;
 }
 
 /** Compares the implementation's state (canonical, as the adapter builds it) with spec state `state`. */
@@ -181,8 +184,17 @@ async function takeStep(r: Replay, adapter: Adapter, edgeIndex: number, at: At, 
 
 const cellOf = (r: Replay, trace: number) => `${r.model.name}.${trace}`;
 
-/** Replays trace `index` alone on a fresh cell of the store; compares after the start and every step. */
-export async function replayTrace(r: Replay, store: Store, index: number, tally: Tally): Promise<void> {
+/**
+ * Replays trace `index` alone on a fresh cell of the store; compares after the start and every step.
+ * `atEnd` sees the adapter after the last step, before its cell is removed.
+ */
+export async function replayTrace(
+  r: Replay,
+  store: Store,
+  index: number,
+  tally: Tally,
+  atEnd?: (adapter: Adapter) => Promise<void>,
+): Promise<void> {
   const trace = r.traces[index];
   if (!trace) throw new Error(`${r.model.name} has no trace ${index}`);
   const g = r.graph;
@@ -209,6 +221,7 @@ export async function replayTrace(r: Replay, store: Store, index: number, tally:
     }
     tally.traces++;
     tally.traceSteps += trace.steps.length;
+    await atEnd?.(adapter);
   } finally {
     await adapter.dispose();
   }
@@ -314,6 +327,9 @@ export async function replayPrefixTree(
   for (let i = from; i < end; i++) tally.traceSteps += r.traces[i]!.steps.length;
 }
 
+/** Traces per prefix tree: per generated test. */
+export const CHUNK = 200;
+
 /** Replays traces [from, to): as a prefix tree (default), or each trace on its own fresh cell. */
 export async function replayTraces(
   r: Replay,
@@ -348,7 +364,7 @@ async function main(): Promise<number> {
     .option('--model <name>', 'one conformance model (default: all)')
     .option('--from <n>', 'first trace', '0')
     .option('--to <n>', 'after the last trace (default: all)')
-    .option('--chunk <n>', 'traces per prefix tree (as the generated tests replay them)', '200')
+    .option('--chunk <n>', 'traces per prefix tree (as the generated tests replay them)', String(CHUNK))
     .option('--each', 'replay each trace on its own fresh cell, no prefix sharing')
     .option('--lanes <n>', 'chunks replayed at once', '1')
     .parse();

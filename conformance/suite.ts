@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RedisServer, startRedis } from '../impl/ops/redis-server.js';
 import { type Store, openStore } from '../impl/store/steps.js';
 import {
+  CHUNK,
   type Replay,
   type Tally,
   executedEdges,
@@ -18,9 +19,6 @@ import {
   replayTraces,
   summary,
 } from './replay.js';
-
-/** Traces per test. */
-export const CHUNK = 200;
 
 /** The model's tests: one per chunk of traces, then the check that every edge was executed and compared. */
 export function conformanceSuite(model: string, traces: number): void {

@@ -607,7 +607,7 @@ export class InferController {
         );
         const entries = reply?.[0]?.[1] ?? [];
         if (entries.length > 0) {
-          await this.handleWork(entries);
+          await this.takeWork(entries);
           lastId = entries[entries.length - 1]![0];
           unacked += entries.length;
         }
@@ -625,8 +625,11 @@ export class InferController {
     }
   }
 
-  /** Starts the batch's assignments and kicks its inputs' runtimes; throws if a claim could not be made. */
-  private async handleWork(entries: [id: string, fields: string[]][]): Promise<void> {
+  /**
+   * Work stream entries, as read: each assignment is claimed and its runtime started (Claim), each
+   * appended input kicks its runtime. Throws if a claim could not be made.
+   */
+  async takeWork(entries: [id: string, fields: string[]][]): Promise<void> {
     const starts: Promise<RuntimeReply>[] = [];
     for (const [id, fields] of entries) {
       const entry = WorkEntry.safeParse(

@@ -91,7 +91,13 @@ function main(): number {
     .option('--tests <paths>', 'comma-separated test paths', 'conformance')
     .parse()
     .opts<{ only?: string; tests: string }>();
-  const chosen = o.only ? mutants.filter((m) => o.only!.split(',').includes(m.name)) : mutants;
+  const only = o.only?.split(',');
+  const unknown = only?.filter((name) => !mutants.some((m) => m.name === name)) ?? [];
+  if (unknown.length > 0) {
+    console.error(`mutants: no mutant named ${unknown.join(', ')} (see conformance/mutants.ts)`);
+    return 2;
+  }
+  const chosen = only ? mutants.filter((m) => only.includes(m.name)) : mutants;
   let killed = 0;
   let failures = 0;
   for (const m of chosen) {
