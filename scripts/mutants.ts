@@ -54,15 +54,17 @@ function apply(dir: string, m: Mutant): string | undefined {
   return undefined;
 }
 
-/** Runs the tests in `dir`; the first failing test's name, or undefined if all passed. */
-function firstFailure(dir: string, tests: string[]): string | undefined {
+/** One vitest run in `dir`, stopping at the first failure: the failing test's name, or how it ended. */
+function vitestRun(dir: string, tests: string[], extra: string[]): { named?: string; status: number | null } {
   const report = path.join(dir, 'mutant-report.json');
+  fs.rmSync(report, { force: true });
   const run = spawnSync(
     process.execPath,
     [
       path.join(dir, 'node_modules', 'vitest', 'vitest.mjs'),
       'run',
       ...tests,
+      ...extra,
       '--bail',
       '1',
       '--reporter',
@@ -72,17 +74,28 @@ function firstFailure(dir: string, tests: string[]): string | undefined {
     ],
     { cwd: dir, stdio: 'ignore' },
   );
-  if (!fs.existsSync(report)) return 'the test run produced no report (it crashed)';
+  if (!fs.existsSync(report)) return { status: run.status };
   const r = Report.parse(JSON.parse(fs.readFileSync(report, 'utf8')));
   for (const file of r.testResults) {
     const failed = file.assertionResults.find((a) => a.status === 'failed');
-    if (failed) return `${path.relative(dir, file.name)} > ${failed.fullName}`;
+    if (failed) return { named: `${path.relative(dir, file.name)} > ${failed.fullName}`, status: run.status };
     // a failure outside any test (a hook, a test that failed while others ran concurrently)
-    if (file.status === 'failed') return `${path.relative(dir, file.name)} (${file.message ?? 'failed'})`;
+    if (file.status === 'failed') {
+      return { named: `${path.relative(dir, file.name)} (${file.message ?? 'failed'})`, status: run.status };
+    }
   }
-  if (run.status === 0) return undefined;
-  const files = r.testResults.map((f) => path.relative(dir, f.name)).join(', ');
-  return `${files || 'the test run'} (failed before any test ran: exit ${run.status})`;
+  return { status: run.status };
+}
+
+/**
+ * Runs the tests in `dir`; the first failing test's name, or undefined if all passed. A failure so early
+ * that the bail cancelled the files before any reported it is named by a second run, one file at a time.
+ */
+function firstFailure(dir: string, tests: string[]): string | undefined {
+  const first = vitestRun(dir, tests, []);
+  if (first.named || first.status === 0) return first.named;
+  const again = vitestRun(dir, tests, ['--no-file-parallelism']);
+  return again.named ?? `the test run failed naming no test (exit ${first.status}, then ${again.status})`;
 }
 
 function main(): number {
