@@ -289,6 +289,27 @@ export class Adapter {
     }
   }
 
+  /**
+   * A client request the spec does not enable in `spec` (the state a step led to) is refused, and the
+   * read-back that follows checks it changed nothing: a PushText to a session that is not live (never
+   * created, or closed).
+   */
+  async refuseDisabled(spec: SpecState): Promise<void> {
+    const gen = spec['gen'] as Record<string, { ph: string }>;
+    for (const s of this.model.sessions) {
+      const ph = gen[s]!.ph;
+      if (ph === 'assigned' || ph === 'claimed') continue;
+      const accepted = await this.anyReplica()
+        .pushText(this.cell, s, 'r0', 'Not for this session.')
+        .then(
+          () => true,
+          () => false,
+        );
+      if (accepted)
+        throw new StepRefused(`a PushText to ${s} (phase ${ph}) was accepted; the spec enables none`);
+    }
+  }
+
   /** The implementation's state as the spec's variables, canonical plain JSON (graph.ts). */
   async observe(): Promise<SpecState> {
     const { sessions, workers, noWorker } = this.model;

@@ -80,13 +80,6 @@ export const mutants: Mutant[] = [
     replace: "if gen.ph ~= 'claimed' and (gen.e == e or protocol == 'workerid_only') then",
   },
   {
-    name: 'release-ignores-cursor',
-    breaks: 'a release need not follow the cursor: gaps and repeats',
-    file: lua('releaseInput-6'),
-    find: "if tonumber(redis.call('HGET', KEYS[2], 'seq') or '0') ~= seq - 1 then",
-    replace: 'if false then',
-  },
-  {
     name: 'append-after-close',
     breaks: 'a closed session still takes input',
     file: lua('appendInput-4'),

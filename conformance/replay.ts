@@ -161,6 +161,7 @@ async function takeStep(r: Replay, adapter: Adapter, edgeIndex: number, at: At, 
   let t = performance.now();
   try {
     await adapter.step(edge);
+    await adapter.refuseDisabled(r.graph.states[edge.to]!);
   } catch (err) {
     const why =
       err instanceof StepRefused

@@ -10,21 +10,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Command } from 'commander';
-import { z } from 'zod';
 import { type Mutant, mutants } from '../conformance/mutants.js';
 
 const root = process.cwd();
-
-const Report = z.object({
-  testResults: z.array(
-    z.object({
-      name: z.string(),
-      status: z.string(),
-      message: z.string().optional(),
-      assertionResults: z.array(z.object({ fullName: z.string(), status: z.string() })),
-    }),
-  ),
-});
 
 /** A scratch copy of the tracked tree, with the working tree's node_modules linked in. */
 function scratchCopy(): string {
@@ -54,48 +42,33 @@ function apply(dir: string, m: Mutant): string | undefined {
   return undefined;
 }
 
-/** One vitest run in `dir`, stopping at the first failure: the failing test's name, or how it ended. */
-function vitestRun(dir: string, tests: string[], extra: string[]): { named?: string; status: number | null } {
-  const report = path.join(dir, 'mutant-report.json');
-  fs.rmSync(report, { force: true });
-  const run = spawnSync(
-    process.execPath,
-    [
-      path.join(dir, 'node_modules', 'vitest', 'vitest.mjs'),
-      'run',
-      ...tests,
-      ...extra,
-      '--bail',
-      '1',
-      '--reporter',
-      'json',
-      '--outputFile',
-      report,
-    ],
-    { cwd: dir, stdio: 'ignore' },
-  );
-  if (!fs.existsSync(report)) return { status: run.status };
-  const r = Report.parse(JSON.parse(fs.readFileSync(report, 'utf8')));
-  for (const file of r.testResults) {
-    const failed = file.assertionResults.find((a) => a.status === 'failed');
-    if (failed) return { named: `${path.relative(dir, file.name)} > ${failed.fullName}`, status: run.status };
-    // a failure outside any test (a hook, a test that failed while others ran concurrently)
-    if (file.status === 'failed') {
-      return { named: `${path.relative(dir, file.name)} (${file.message ?? 'failed'})`, status: run.status };
-    }
-  }
-  return { status: run.status };
-}
-
 /**
- * Runs the tests in `dir`; the first failing test's name, or undefined if all passed. A failure so early
- * that the bail cancelled the files before any reported it is named by a second run, one file at a time.
+ * Runs the tests in `dir` until the first failure: the failing test's name (as the reporter of
+ * scripts/lib/first-failure-reporter.ts records it), undefined if all passed. A failure so early that the
+ * bail ended the run before its result was reported is named by a second run, one test at a time.
  */
 function firstFailure(dir: string, tests: string[]): string | undefined {
-  const first = vitestRun(dir, tests, []);
-  if (first.named || first.status === 0) return first.named;
-  const again = vitestRun(dir, tests, ['--no-file-parallelism']);
-  return again.named ?? `the test run failed naming no test (exit ${first.status}, then ${again.status})`;
+  const recorded = path.join(dir, 'first-failure.txt');
+  const run = (extra: string[]) =>
+    spawnSync(
+      process.execPath,
+      [
+        path.join(dir, 'node_modules', 'vitest', 'vitest.mjs'),
+        'run',
+        ...tests,
+        ...extra,
+        '--bail',
+        '1',
+        '--reporter',
+        path.join(dir, 'scripts', 'lib', 'first-failure-reporter.ts'),
+      ],
+      { cwd: dir, stdio: 'ignore', env: { ...process.env, FIRST_FAILURE_FILE: recorded } },
+    ).status;
+  const named = () => (fs.existsSync(recorded) ? fs.readFileSync(recorded, 'utf8') : undefined);
+  const first = run([]);
+  if (first === 0 || named()) return named();
+  const again = run(['--no-file-parallelism', '--maxConcurrency', '1']);
+  return named() ?? `the test run failed naming no test (exit ${first}, then ${again})`;
 }
 
 function main(): number {
