@@ -290,15 +290,29 @@ export class Adapter {
   }
 
   /**
-   * A client request the spec does not enable in `spec` (the state a step led to) is refused, and the
-   * read-back that follows checks it changed nothing: a PushText to a session that is not live (never
-   * created, or closed).
+   * Requests the spec does not enable in `spec` (the state a step led to) are refused, and the read-back
+   * that follows checks they changed nothing: a PushText to a session that is not live (never created,
+   * or closed), and a worker whose lease expired registering again while a live session still names it.
    */
   async refuseDisabled(spec: SpecState): Promise<void> {
-    const gen = spec['gen'] as Record<string, { ph: string }>;
+    const gen = spec['gen'] as Record<string, { w: string; ph: string }>;
+    const lease = spec['lease'] as Record<string, string>;
+    const live = (s: string) => gen[s]!.ph === 'assigned' || gen[s]!.ph === 'claimed';
+    for (const w of this.model.workers) {
+      const named = this.model.sessions.filter((s) => gen[s]!.w === w && live(s));
+      if (lease[w] !== 'expired' || named.length === 0) continue;
+      // a new incarnation's start: production's registration (refused, it throws: `autonomous` is off)
+      const registered = await this.controllerOf(w, [])
+        .start()
+        .then(
+          () => true,
+          () => false,
+        );
+      if (registered) throw new StepRefused(`${w} registered again while ${named.join(', ')} still names it`);
+    }
     for (const s of this.model.sessions) {
       const ph = gen[s]!.ph;
-      if (ph === 'assigned' || ph === 'claimed') continue;
+      if (live(s)) continue;
       const accepted = await this.anyReplica()
         .pushText(this.cell, s, 'r0', 'Not for this session.')
         .then(
@@ -558,6 +572,10 @@ export class Adapter {
   /** A controller of the worker that takes no step by itself; its frames go in flight to the sink. */
   private newController(w: string, frames: MediaFrame[]): InferController {
     this.inFlight.set(w, frames);
+    return this.controllerOf(w, frames);
+  }
+
+  private controllerOf(w: string, frames: MediaFrame[]): InferController {
     return new InferController({
       store: this.store,
       cell: this.cell,
