@@ -14,7 +14,7 @@ const Model = z.object({
   size: z.enum(['small', 'large']),
   /** "pass", or the property the model must violate. */
   expect: z.string(),
-  /** Liveness properties of the model, checked by TLC until tlcts checks temporal properties. */
+  /** The temporal properties the model checks (under the spec's fairness). */
   liveness: z.array(z.string()).optional(),
 });
 export type SpecModel = z.infer<typeof Model>;

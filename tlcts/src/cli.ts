@@ -75,7 +75,11 @@ export async function main(argv: string[]): Promise<number> {
     .option('--seed <n>', 'simulation: random seed', positiveInt)
     .option('--progress <seconds>', 'seconds between progress lines (default 60)', positiveInt)
     .option('--noGenerateSpecTE', 'accepted for TLC compatibility')
-    .option('--fp <n>', 'accepted for TLC compatibility', positiveInt)
+    .option(
+      '--fp <n>',
+      'seed of the order of successors in temporal checking (as TLC, it picks the counterexample shown)',
+      positiveInt,
+    )
     .option('--metadir <dir>', 'accepted for TLC compatibility')
     .exitOverride();
   let parsed: Command;
@@ -96,6 +100,7 @@ export async function main(argv: string[]): Promise<number> {
     depth?: number;
     seed?: number;
     progress?: number;
+    fp?: number;
   }>();
   const specArg = parsed.args[0]!;
   const tlaFile = specArg.endsWith('.tla') ? specArg : `${specArg}.tla`;
@@ -135,6 +140,7 @@ export async function main(argv: string[]): Promise<number> {
     out,
     ...(opts.deadlock ? { checkDeadlock: false } : {}),
     ...(opts.progress !== undefined ? { progressSeconds: opts.progress } : {}),
+    ...(opts.fp !== undefined ? { fp: opts.fp } : {}),
     progress: out,
     ...(graph ? { onEdge: graph.edge, onState: graph.state } : {}),
   });
@@ -146,7 +152,7 @@ export async function main(argv: string[]): Promise<number> {
     const text =
       opts.dumpTrace === 'itf'
         ? itfTrace(model.vars, result.trace, result, tlaFile)
-        : tlcTraceJson(model.vars, result.trace);
+        : tlcTraceJson(model.vars, result.trace, result.lasso);
     fs.writeFileSync(file, text);
     out(`"CounterExample written: ${file}"`);
   }

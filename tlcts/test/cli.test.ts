@@ -128,14 +128,52 @@ describe('tlcts command line', () => {
     expect(tlcts(...spec, '-deadlock').code).toBe(0);
   });
 
-  it('never reports an unchecked temporal property as passed', () => {
-    const { code, out } = tlcts(
+  it('reports a temporal violation with exit 13 and a lasso, in text, -dumpTrace json and ITF', () => {
+    const clock = [
       path.join(corpus, 'Clock/Clock.tla'),
       '-config',
       path.join(corpus, 'Clock/Clock_NoFair.cfg'),
+    ];
+    const json = path.join(tmp, 'clock.json');
+    const { code, out } = tlcts(...clock, '-dumpTrace', 'json', json);
+    expect(code).toBe(13);
+    expect(out).toContain('Implied-temporal checking--satisfiability problem has 1 branches.');
+    expect(out).toContain(
+      'Checking temporal properties for the complete state space with 72 total distinct states at (',
     );
-    expect(code).not.toBe(0);
-    expect(out).toContain('not checked');
+    expect(out).toContain(
+      'Error: Temporal property Midnight was violated.\n\nError: The following behavior constitutes a counter-example:\n\nState 1: <Initial predicate>\n/\\ h = 23\n/\\ m = 0\n',
+    );
+    expect(out).toContain(
+      '/\\ m = 2\n\nState 4: Stuttering\nWarning: The stuttering counterexample above may be caused',
+    );
+    expect(out).toMatch(/\nFinished checking temporal properties in \d\ds at [^\n]*\n96 states generated/);
+    // The corpus trace is TLC's, stuttering step included.
+    expect(JSON.parse(fs.readFileSync(json, 'utf8'))).toEqual(
+      JSON.parse(fs.readFileSync(path.join(corpus, 'Clock/Clock_NoFair.trace.json'), 'utf8')),
+    );
+    const itf = path.join(tmp, 'clock.itf.json');
+    expect(tlcts(...clock, '-dumpTrace', 'itf', itf).code).toBe(13);
+    const trace = JSON.parse(fs.readFileSync(itf, 'utf8'));
+    expect(trace.states).toHaveLength(3);
+    expect(trace.loop).toBe(2);
+  });
+
+  it('ends a lasso that loops back with the step that closes it', () => {
+    const alt = [
+      path.join(corpus, 'Crossing/Crossing.tla'),
+      '-config',
+      path.join(corpus, 'Crossing/Crossing_Settle.cfg'),
+    ];
+    const json = path.join(tmp, 'crossing.json');
+    const { code, out } = tlcts(...alt, '-dumpTrace', 'json', json);
+    expect(code).toBe(13);
+    expect(out).toContain(
+      '\n\nBack to state 1: <Control line 44, col 9 to line 66, col 39 of module Crossing>\n\n',
+    );
+    expect(JSON.parse(fs.readFileSync(json, 'utf8'))).toEqual(
+      JSON.parse(fs.readFileSync(path.join(corpus, 'Crossing/Crossing_Settle.trace.json'), 'utf8')),
+    );
   });
 
   it('refuses a missing file and bad flags with a clear message', () => {

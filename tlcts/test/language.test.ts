@@ -363,13 +363,15 @@ const refusals: Refusal[] = [
   {
     folder: 'RefuseTemporalQuant',
     what: '\\EE in a property',
-    message: /unsupported|not checked/,
+    message:
+      /^TLC cannot handle the temporal formula line 14, col 11 to line 14, col 27 of module RefuseTemporalQuant: the temporal quantifier \\EE\.$/,
   },
   {
     folder: 'RefuseTemporalQuant',
     cfg: 'RefuseTemporalQuant_AA',
     what: '\\AA in a property',
-    message: /unsupported|not checked/,
+    message:
+      /^TLC cannot handle the temporal formula line 16, col 10 to line \d+, col \d+ of module RefuseTemporalQuant: the temporal quantifier \\AA\.$/,
   },
   {
     folder: 'RefuseChoose',

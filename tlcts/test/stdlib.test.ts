@@ -686,12 +686,30 @@ describe('TLCExt', () => {
 
 describe('STANDARD_MODULES', () => {
   it('maps module names to modules, with TLA+ EXTENDS (LOCAL INSTANCEs export nothing)', () => {
+    const extending: { [name: string]: string[] } = {
+      Integers: ['Naturals'],
+      Functions: ['Folds'],
+      FiniteSetsExt: ['Integers', 'FiniteSets', 'Folds', 'Functions'],
+      SequencesExt: [
+        'Sequences',
+        'Naturals',
+        'FiniteSets',
+        'FiniteSetsExt',
+        'Folds',
+        'Functions',
+        'Bags',
+        'TLC',
+      ],
+    };
     expect([...STANDARD_MODULES.keys()].sort()).toEqual(
-      ['Bags', 'FiniteSets', 'Integers', 'Naturals', 'Sequences', 'TLAPS', 'TLC', 'TLCExt'].sort(),
+      [
+        ...['Bags', 'FiniteSets', 'Integers', 'Naturals', 'Sequences', 'TLAPS', 'TLC', 'TLCExt'],
+        ...['Folds', 'Functions', 'FiniteSetsExt', 'SequencesExt', 'Relation', 'Graphs', 'IOUtils', 'Json'],
+      ].sort(),
     );
     for (const [name, m] of STANDARD_MODULES) {
       expect(m.name).toBe(name);
-      expect(m.extends).toEqual(name === 'Integers' ? ['Naturals'] : []);
+      expect(m.extends).toEqual(extending[name] ?? []);
     }
     expect(STANDARD_MODULES.get('Integers')!.ops.has('\\div')).toBe(true);
   });

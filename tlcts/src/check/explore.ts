@@ -8,6 +8,9 @@ import type { Compiler } from '../eval/compiler.js';
 import type { Loc } from '../syntax/ast.js';
 import { FingerprintSet, IntColumn } from './fpset.js';
 import type { Model } from './model.js';
+import { LiveGraph } from '../live/graph.js';
+import { findViolation } from '../live/search.js';
+import { holdsOnLasso } from '../live/lasso.js';
 
 export type Verdict =
   | 'success'
@@ -15,8 +18,7 @@ export type Verdict =
   | 'property violated'
   | 'deadlock'
   | 'evaluation error'
-  | 'assumption false'
-  | 'properties not checked';
+  | 'assumption false';
 
 export interface StepLabel {
   name: string;
@@ -47,7 +49,13 @@ export interface CheckResult {
   location?: string;
   /** The error occurred while TLC was working on an initial state (it prints that state alone). */
   inInitialState?: boolean;
-  unchecked: string[];
+  /**
+   * A temporal counterexample is a lasso: after the last state of the trace, the behaviour goes back
+   * to `trace[loop]` by `action`, forever; loop is the last state (and no action) for stuttering.
+   */
+  lasso?: { loop: number; action?: StepLabel };
+  /** Seconds spent checking temporal properties, when there were any. */
+  livenessSeconds?: number;
   seconds: number;
 }
 
@@ -63,6 +71,11 @@ export interface ExploreOptions {
   onState?: (id: number, state: Value[], initial: boolean) => void;
   /** Stop after this BFS depth (simulation-like bound for huge models). */
   maxDepth?: number;
+  /**
+   * TLC's -fp: TLC keeps a state's successors in the order of their fingerprints, so the seed
+   * decides which counterexample a temporal violation shows. Here a seed other than 0 shuffles them.
+   */
+  fp?: number;
 }
 
 class Stop {
@@ -79,6 +92,8 @@ export class Explorer {
   private readonly queue: { id: number; level: number; s: Value[] }[] = [];
   private head = 0;
   private readonly n: number;
+  /** The behaviour graph, recorded only when there are temporal properties. */
+  private readonly live: LiveGraph | null;
 
   constructor(
     private readonly model: Model,
@@ -86,6 +101,11 @@ export class Explorer {
   ) {
     this.n = model.vars.length;
     if (opts.onEdge) model.compiler.captureLabels = true;
+    if (model.liveness && opts.maxDepth !== undefined)
+      throw new TlaError('unsupported: a search bounded by maxDepth cannot check temporal properties', 255);
+    this.live = model.liveness
+      ? new LiveGraph(model.liveness.solution, model.liveness.atoms, opts.fp ?? 0)
+      : null;
   }
 
   get distinct(): number {
@@ -117,7 +137,7 @@ export class Explorer {
   run(): CheckResult {
     const start = Date.now();
     const m = this.model;
-    const base = { unchecked: m.unchecked };
+    let livenessSeconds: number | undefined;
     for (const a of m.assumptions) {
       let ok: boolean;
       try {
@@ -129,7 +149,6 @@ export class Explorer {
           exitCode: 10,
           message: `Evaluating assumption ${a.loc} failed.\n${err.message}`,
           ...nullStats,
-          ...base,
         });
       }
       if (!ok) {
@@ -138,7 +157,6 @@ export class Explorer {
           exitCode: 10,
           message: `Assumption ${a.loc} is false.`,
           ...nullStats,
-          ...base,
         });
       }
     }
@@ -154,6 +172,11 @@ export class Explorer {
           : `Finished computing initial states: ${inits} state${plural(inits)} generated, with ${distinct} of them distinct at ${tlcDate(Date.now())}.`,
       );
       this.search(start);
+      if (this.live) {
+        const live = this.checkLiveness(this.live);
+        if (live.violation) return this.finish(start, live.violation);
+        livenessSeconds = live.seconds;
+      }
     } catch (err) {
       if (err instanceof Stop) return this.finish(start, this.stopResult(err));
       if (err instanceof RangeError && /call stack/.test(err.message)) {
@@ -176,16 +199,65 @@ export class Explorer {
       }
       throw err;
     }
-    const unchecked = m.unchecked.length > 0;
     return this.finish(start, {
-      verdict: unchecked ? 'properties not checked' : 'success',
-      exitCode: unchecked ? 255 : 0,
-      ...(unchecked
-        ? { message: `Temporal properties not checked by this checker: ${m.unchecked.join(', ')}.` }
-        : {}),
+      verdict: 'success',
+      exitCode: 0,
       ...this.stats(),
-      ...base,
+      ...(livenessSeconds !== undefined ? { livenessSeconds } : {}),
     });
+  }
+
+  /**
+   * The temporal properties on the complete state graph (TLC's final liveness check); a violation
+   * is reported with a lasso and the properties it violates.
+   */
+  private checkLiveness(graph: LiveGraph): { seconds: number; violation?: Omit<CheckResult, 'seconds'> } {
+    const liveness = this.model.liveness!;
+    const branches = liveness.solution.branches.length;
+    const log = this.opts.log;
+    log?.(progressLine(this.stats(), null, null, Date.now()));
+    log?.(
+      `Checking ${branches === 1 ? '' : `${branches} branches of `}temporal properties for the complete state space with ${graph.size * branches} total distinct states at (${tlcDate(Date.now())})`,
+    );
+    const t0 = Date.now();
+    const lasso = findViolation(graph);
+    if (!lasso) {
+      const seconds = (Date.now() - t0) / 1000;
+      log?.(`Finished checking temporal properties in ${duration(seconds)} at ${tlcDate(Date.now())}`);
+      return { seconds };
+    }
+    const trace = this.path(lasso.states);
+    const last = trace[trace.length - 1]!.state;
+    const back =
+      lasso.loop < trace.length - 1
+        ? this.findSuccessor(last, this.matches(lasso.states[lasso.loop]!))
+        : undefined;
+    // TLC names the properties the lasso violates, evaluated on its states as generated (under
+    // VIEW or SYMMETRY, these may differ from the ones the graph was checked on, and satisfy them all).
+    const states = trace.map((t) => t.state);
+    const violated = [
+      ...new Set(
+        liveness.properties.filter((p) => !holdsOnLasso(p.formula, states, lasso.loop)).map((p) => p.name),
+      ),
+    ];
+    const seconds = (Date.now() - t0) / 1000;
+    const violation: Omit<CheckResult, 'seconds'> = {
+      verdict: 'property violated',
+      exitCode: 13,
+      ...(violated.length > 0 ? { violated: violated.join(', ') } : {}),
+      propertyKind: 'temporal',
+      message:
+        violated.length === 0
+          ? 'Temporal properties were violated.'
+          : violated.length === 1
+            ? `Temporal property ${violated[0]} was violated.`
+            : `Temporal properties ${violated.slice(0, -1).join(', ')} and ${violated[violated.length - 1]} were violated.`,
+      trace,
+      lasso: { loop: lasso.loop, ...(back?.action ? { action: back.action } : {}) },
+      livenessSeconds: seconds,
+      ...this.stats(),
+    };
+    return { seconds, violation };
   }
 
   private current: { id: number; s: Value[] } | null = null;
@@ -221,7 +293,6 @@ export class Explorer {
       ...rest,
       ...(noStats ? nullStats : this.stats()),
       ...(inInitialState ? { inInitialState } : {}),
-      unchecked: this.model.unchecked,
       ...(trace ? { trace } : {}),
     } as Omit<CheckResult, 'seconds'>;
   }
@@ -257,6 +328,7 @@ export class Explorer {
           this.maxLevel = Math.max(this.maxLevel, 1);
           this.queue.push({ id, level: 1, s });
           this.opts.onState?.(id, s, true);
+          this.live?.initial(id);
         }
       }
       this.level = 0;
@@ -313,6 +385,7 @@ export class Explorer {
     let lastDistinct = 0;
     let lastTime = start;
     const t: Value[] = new Array(this.n);
+    const live = this.live;
     let expanded = 0;
     while (this.head < this.queue.length) {
       const item = this.queue[this.head]!;
@@ -327,6 +400,7 @@ export class Explorer {
       const before = this.generated;
       const c = this.ctx(s, t, 0);
       this.level = item.level;
+      if (live) live.begin(item.id, s);
       m.next(c, () => {
         this.generated++;
         this.level = item.level + 1;
@@ -356,6 +430,7 @@ export class Explorer {
             this.opts.onState?.(id, succ, false);
           }
           if (onEdge) onEdge(item.id, id, label!);
+          if (live) live.step(id, succ);
         }
         if (!inModel || fresh) this.checkInvariants(succ, item.id);
         for (const p of m.impliedActions) {
@@ -377,6 +452,7 @@ export class Explorer {
       if (this.generated === before && m.checkDeadlock) {
         throw new Stop({ verdict: 'deadlock', exitCode: 11, message: 'Deadlock reached.', traceTo: item.id });
       }
+      if (live) live.end(item.id);
       if (progress && (++expanded & 1023) === 0) {
         const now = Date.now();
         if (now >= nextProgress) {
@@ -407,30 +483,30 @@ export class Explorer {
   trace(id: number): TraceState[] {
     const ids: number[] = [];
     for (let i = id; i >= 0; i = this.parent.at(i)) ids.push(i);
-    ids.reverse();
-    const m = this.model;
-    const compiler = m.compiler;
-    const saved = compiler.captureLabels;
-    compiler.captureLabels = true;
-    try {
-      const out: TraceState[] = [];
-      const want = (i: number) => [this.fpHi.at(i), this.fpLo.at(i)];
-      let state = this.findInit(want(ids[0]!));
-      out.push({ state });
-      for (let k = 1; k < ids.length; k++) {
-        const [hi, lo] = want(ids[k]!);
-        const step = this.findSuccessor(state, (succ) => {
-          const fp = this.fingerprint(succ);
-          return fp[0] === hi && fp[1] === lo;
-        });
-        if (!step) throw new TlaError(`Internal error: could not rebuild the trace at step ${k + 1}.`, 255);
-        out.push(step);
-        state = step.state;
-      }
-      return out;
-    } finally {
-      compiler.captureLabels = saved;
+    return this.path(ids.reverse());
+  }
+
+  /** The states with these ids, each a successor of the one before: the first generated with its fingerprint. */
+  private path(ids: number[]): TraceState[] {
+    let state = this.findInit([this.fpHi.at(ids[0]!), this.fpLo.at(ids[0]!)]);
+    const out: TraceState[] = [{ state }];
+    for (let k = 1; k < ids.length; k++) {
+      const step = this.findSuccessor(state, this.matches(ids[k]!));
+      if (!step) throw new TlaError(`Internal error: could not rebuild the trace at step ${k + 1}.`, 255);
+      out.push(step);
+      state = step.state;
     }
+    return out;
+  }
+
+  /** Whether a state has the fingerprint of state id. */
+  private matches(id: number): (s: Value[]) => boolean {
+    const hi = this.fpHi.at(id);
+    const lo = this.fpLo.at(id);
+    return (s) => {
+      const fp = this.fingerprint(s);
+      return fp[0] === hi && fp[1] === lo;
+    };
   }
 
   private findInit(fp: number[]): Value[] {
@@ -452,9 +528,13 @@ export class Explorer {
     return found;
   }
 
+  /** The first successor of s that matches, labelled with its action. */
   private findSuccessor(s: Value[], match: (succ: Value[]) => boolean): TraceState | undefined {
     const t: Value[] = new Array(this.n);
     let found: TraceState | undefined;
+    const compiler = this.model.compiler;
+    const saved = compiler.captureLabels;
+    compiler.captureLabels = true;
     try {
       this.model.next(this.ctx(s, t, 0), () => {
         const succ = t.slice();
@@ -465,6 +545,8 @@ export class Explorer {
       });
     } catch (err) {
       if (err !== FOUND) throw err;
+    } finally {
+      compiler.captureLabels = saved;
     }
     return found;
   }
@@ -474,18 +556,11 @@ export class Explorer {
     if (!trace || trace.length === 0) return extra;
     const prev = trace[trace.length - 1]!.state;
     const fp = fingerprintValues(extra.state);
-    const compiler = this.model.compiler;
-    const saved = compiler.captureLabels;
-    compiler.captureLabels = true;
-    try {
-      const step = this.findSuccessor(prev, (succ) => {
-        const f = fingerprintValues(succ);
-        return f[0] === fp[0] && f[1] === fp[1];
-      });
-      return step ?? extra;
-    } finally {
-      compiler.captureLabels = saved;
-    }
+    const step = this.findSuccessor(prev, (succ) => {
+      const f = fingerprintValues(succ);
+      return f[0] === fp[0] && f[1] === fp[1];
+    });
+    return step ?? extra;
   }
 }
 
@@ -505,16 +580,28 @@ function fmt(n: number): string {
   return Math.round(n).toLocaleString('en-US');
 }
 
+/** TLC's progress line; without rates, the final one printed before temporal properties are checked. */
 function progressLine(
   s: Pick<CheckResult, 'distinctStates' | 'generatedStates' | 'statesLeftOnQueue' | 'depth'>,
-  genRate: number,
-  distRate: number,
+  genRate: number | null,
+  distRate: number | null,
   now: number,
 ): string {
+  const rate = (r: number | null, unit: string) => (r === null ? '' : ` (${fmt(r)} ${unit})`);
   return (
-    `Progress(${s.depth}) at ${tlcDate(now)}: ${fmt(s.generatedStates!)} states generated (${fmt(genRate)} s/min), ` +
-    `${fmt(s.distinctStates!)} distinct states found (${fmt(distRate)} ds/min), ${fmt(s.statesLeftOnQueue!)} states left on queue.`
+    `Progress(${s.depth}) at ${tlcDate(now)}: ${fmt(s.generatedStates!)} states generated${rate(genRate, 's/min')}, ` +
+    `${fmt(s.distinctStates!)} distinct states found${rate(distRate, 'ds/min')}, ${fmt(s.statesLeftOnQueue!)} states left on queue.`
   );
+}
+
+/** A duration as TLC prints it: `00s`, `01min 05s`, `02h 03min`, `1d 04h`. */
+export function duration(seconds: number): string {
+  const s = Math.floor(seconds);
+  const p = (x: number) => String(x).padStart(2, '0');
+  if (s < 60) return `${p(s)}s`;
+  if (s < 3600) return `${p(Math.floor(s / 60))}min ${p(s % 60)}s`;
+  if (s < 86400) return `${p(Math.floor(s / 3600))}h ${p(Math.floor((s % 3600) / 60))}min`;
+  return `${Math.floor(s / 86400)}d ${p(Math.floor((s % 86400) / 3600))}h`;
 }
 
 export function tlcDate(ms: number): string {

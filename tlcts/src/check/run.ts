@@ -3,9 +3,16 @@ import { TlaError } from '../errors.js';
 import { EvalError } from '../values/errors.js';
 import { FcnValue, show, type Value } from '../values/value.js';
 import type { BuiltinHost } from '../stdlib/builtin.js';
-import { Explorer, tlcDate, type CheckResult, type ExploreOptions, type TraceState } from './explore.js';
+import {
+  Explorer,
+  duration,
+  tlcDate,
+  type CheckResult,
+  type ExploreOptions,
+  type TraceState,
+} from './explore.js';
 import { loadModel, type Model } from './model.js';
-import { formatState, formatTrace } from '../output/format.js';
+import { formatLasso, formatState, formatTrace } from '../output/format.js';
 
 export interface RunOptions extends ExploreOptions {
   tlaFile: string;
@@ -84,13 +91,18 @@ export function runCheck(opts: RunOptions): RunOutcome {
       generatedStates: null,
       statesLeftOnQueue: null,
       depth: null,
-      unchecked: [],
       seconds: (Date.now() - start) / 1000,
     };
     out(`Error: ${err.message}`);
     return { result };
   }
   out(`Starting... (${tlcDate(start)})`);
+  if (model.liveness) {
+    for (const w of model.liveness.warnings) out(w);
+    out(
+      `Implied-temporal checking--satisfiability problem has ${model.liveness.solution.branches.length} branches.`,
+    );
+  }
   explorer = new Explorer(model, { log: out, ...opts });
   const result = explorer.run();
   report(result, model, out);
@@ -118,36 +130,52 @@ function report(r: CheckResult, m: Model, out: (line: string) => void): void {
       stats();
       break;
     }
-    case 'properties not checked':
+    case 'property violated':
+      if (!r.lasso) {
+        reportError(r, m, out, stats);
+        break;
+      }
       out(`Error: ${r.message}`);
+      out('');
+      out('Error: The following behavior constitutes a counter-example:');
+      out('');
+      {
+        const trace = m.alias ? aliased(m, r.trace!) : { vars: m.vars, trace: r.trace! };
+        out(formatLasso(trace.vars, trace.trace, r.lasso));
+      }
+      if (r.lasso.action === undefined && m.liveness?.stutteringWarning) out(m.liveness.stutteringWarning);
       out(
-        'The safety part of the model was checked and no error was found; the properties above were NOT checked.',
+        `Finished checking temporal properties in ${duration(r.livenessSeconds!)} at ${tlcDate(Date.now())}`,
       );
       stats();
       break;
     case 'assumption false':
       out(`Error: ${r.message}`);
       break;
-    default: {
-      out(`Error: ${r.message}`);
-      if (r.inInitialState && r.trace) {
-        out(`While working on the initial state:\n${formatState(m.vars, r.trace[0]!.state)}\n`);
-        stats();
-        break;
-      }
-      if (r.location) out(`The error occurred when evaluating ${r.location}.`);
-      if (r.trace && r.trace.length > 0) {
-        const trace = m.alias ? aliased(m, r.trace) : { vars: m.vars, trace: r.trace };
-        if (r.message?.endsWith('initial state:')) out(formatState(trace.vars, trace.trace[0]!.state) + '\n');
-        else {
-          out('Error: The behavior up to this point is:');
-          out(formatTrace(trace.vars, trace.trace));
-        }
-      }
-      stats();
-    }
+    default:
+      reportError(r, m, out, stats);
   }
   out(`Finished in ${duration(r.seconds)} at (${tlcDate(Date.now())})`);
+}
+
+/** A safety violation or an evaluation error, with the behaviour up to it. */
+function reportError(r: CheckResult, m: Model, out: (line: string) => void, stats: () => void): void {
+  out(`Error: ${r.message}`);
+  if (r.inInitialState && r.trace) {
+    out(`While working on the initial state:\n${formatState(m.vars, r.trace[0]!.state)}\n`);
+    stats();
+    return;
+  }
+  if (r.location) out(`The error occurred when evaluating ${r.location}.`);
+  if (r.trace && r.trace.length > 0) {
+    const trace = m.alias ? aliased(m, r.trace) : { vars: m.vars, trace: r.trace };
+    if (r.message?.endsWith('initial state:')) out(formatState(trace.vars, trace.trace[0]!.state) + '\n');
+    else {
+      out('Error: The behavior up to this point is:');
+      out(formatTrace(trace.vars, trace.trace));
+    }
+  }
+  stats();
 }
 
 /** The trace as the ALIAS record shows each state (evaluated with the state and its successor). */
@@ -162,13 +190,4 @@ function aliased(m: Model, trace: TraceState[]): { vars: string[]; trace: TraceS
       ? Array.from({ length: records[0]!.size() }, (_, i) => String(records[0]!.keyAt(i)))
       : [];
   return { vars, trace: trace.map((t, i) => ({ ...t, state: vars.map((_, j) => records[i]!.valAt(j)) })) };
-}
-
-function duration(seconds: number): string {
-  const s = Math.floor(seconds);
-  const p = (x: number) => String(x).padStart(2, '0');
-  if (s < 60) return `${p(s)}s`;
-  if (s < 3600) return `${p(Math.floor(s / 60))}min ${p(s % 60)}s`;
-  if (s < 86400) return `${p(Math.floor(s / 3600))}h ${p(Math.floor((s % 3600) / 60))}min`;
-  return `${Math.floor(s / 86400)}d ${p(Math.floor((s % 86400) / 3600))}h`;
 }

@@ -582,17 +582,20 @@ export class Compiler {
     const modes = this.paramModes(h);
     return args.map((a, i) => {
       if (def.params[i]!.arity > 0) return this.opArg(a, scope);
-      if (modes[i]) {
-        const fn = this.expr(a, scope);
-        let act: ActClosure | undefined;
-        let unch: ActClosure | undefined;
-        const lazyAct: ActClosure = (c, k) => (act ??= this.act(a, scope, false, false))(c, k);
-        const lazyUnchanged: ActClosure = (c, k) => (unch ??= this.unchanged(a, scope))(c, k);
-        const varIndex = a.kind === 'Ident' ? this.variableOf(a.name, scope)?.index : undefined;
-        return (c: Ctx): ArgRef => ({ fn, act: lazyAct, unchanged: lazyUnchanged, varIndex, f: c.f });
-      }
+      if (modes[i]) return this.argRef(a, scope);
       return this.expr(a, scope);
     });
+  }
+
+  /** An argument passed by name: evaluated, taken as an action or UNCHANGED, in the caller's frame. */
+  argRef(a: Expr, scope: Scope): (c: Ctx) => ArgRef {
+    const fn = this.expr(a, scope);
+    let act: ActClosure | undefined;
+    let unch: ActClosure | undefined;
+    const lazyAct: ActClosure = (c, k) => (act ??= this.act(a, scope, false, false))(c, k);
+    const lazyUnchanged: ActClosure = (c, k) => (unch ??= this.unchanged(a, scope))(c, k);
+    const varIndex = a.kind === 'Ident' ? this.variableOf(a.name, scope)?.index : undefined;
+    return (c: Ctx): ArgRef => ({ fn, act: lazyAct, unchanged: lazyUnchanged, varIndex, f: c.f });
   }
 
   /** An operator-valued argument: a LAMBDA, an operator name, or a builtin symbol. */
@@ -775,10 +778,7 @@ export class Compiler {
   }
 
   /** Binds the definitions of a LET; `bind` fills their slots when the LET is entered. */
-  private letScope(
-    e: Expr & { kind: 'Let' },
-    scope: Scope,
-  ): { inner: Scope; bind: ((c: Ctx) => void) | null } {
+  letScope(e: Expr & { kind: 'Let' }, scope: Scope): { inner: Scope; bind: ((c: Ctx) => void) | null } {
     const inner = scope.block();
     const pending: { slot: number; def: OpDef | FcnDef }[] = [];
     for (const d of e.defs) this.bindLetDef(d, inner, pending);

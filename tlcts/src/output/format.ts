@@ -40,6 +40,16 @@ export function formatTrace(vars: readonly string[], trace: readonly TraceState[
     .join('\n');
 }
 
+type Lasso = NonNullable<CheckResult['lasso']>;
+
+/** A temporal counterexample: the states, then `State n: Stuttering` or `Back to state k: <action>`. */
+export function formatLasso(vars: readonly string[], trace: readonly TraceState[], lasso: Lasso): string {
+  const end = lasso.action
+    ? `Back to state ${lasso.loop + 1}: ${formatLabel(lasso.action)}\n`
+    : `State ${trace.length + 1}: Stuttering`;
+  return `${formatTrace(vars, trace)}\n${end}`;
+}
+
 /** A value as TLC's -dumpTrace json writes it. */
 export function tlcJson(v: Value): unknown {
   switch (typeof v) {
@@ -106,14 +116,28 @@ function actionJson(a: StepLabel | undefined): unknown {
   };
 }
 
-/** The counterexample in TLC's `-dumpTrace json` shape. */
-export function tlcTraceJson(vars: readonly string[], trace: readonly TraceState[]): string {
+/** TLC's action for a lasso's stuttering step at an initial state (elsewhere, the last state's action). */
+const UNNAMED_ACTION = {
+  name: 'UnnamedAction',
+  location: { beginLine: 0, beginColumn: 0, endLine: 0, endColumn: 0, module: '--TLA+ BUILTINS--' },
+};
+
+/**
+ * The counterexample in TLC's `-dumpTrace json` shape. A lasso ends with one more action, from the
+ * last state back to the state the loop starts at (itself, for stuttering).
+ */
+export function tlcTraceJson(vars: readonly string[], trace: readonly TraceState[], lasso?: Lasso): string {
   const states = trace.map((t, i) => [i + 1, stateObject(vars, t.state, tlcJson)]);
   const action = trace.slice(1).map((t, i) => [states[i], actionJson(t.action), states[i + 1]]);
+  if (lasso) {
+    const last = trace[trace.length - 1]!;
+    const label = lasso.action ?? last.action;
+    action.push([states[states.length - 1], label ? actionJson(label) : UNNAMED_ACTION, states[lasso.loop]]);
+  }
   return JSON.stringify({ counterexample: { action, state: states }, vars });
 }
 
-/** The counterexample as an ITF trace. */
+/** The counterexample as an ITF trace; a lasso's `loop` is the index of the state the last one goes back to. */
 export function itfTrace(
   vars: readonly string[],
   trace: readonly TraceState[],
@@ -129,6 +153,7 @@ export function itfTrace(
         description: result.message ?? result.verdict,
       },
       vars,
+      ...(result.lasso ? { loop: result.lasso.loop } : {}),
       states: trace.map((t, i) => ({
         '#meta': {
           index: i,

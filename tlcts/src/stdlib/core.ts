@@ -128,6 +128,13 @@ export function oneArgError(op: string, what: string, v: Value): EvalError {
   return moduleError(`The argument of ${op} should be a ${what}, but instead it is:\n${show(v)}`);
 }
 
+/** EC.TLC_MODULE_ARGUMENT_NOT_IN_DOMAIN: "The second argument of SubSeq must be in the domain of ...". */
+export function notInDomain(nth: string, op: string, of: string, s: Value, v: Value): EvalError {
+  return moduleError(
+    `The ${nth} argument of ${op} must be in the domain of its ${of} argument:\n${show(s)}\n, but instead it is\n${show(v)}`,
+  );
+}
+
 /** EC.TLC_MODULE_APPLYING_TO_WRONG_VALUE. */
 export function wrongValue(op: string, what: string, v: Value): EvalError {
   return moduleError(`Applying ${op} to the following value,\nwhich is not ${what}:\n${show(v)}`);
@@ -158,9 +165,9 @@ export function javaOverrideError(signature: string, message: string, exitCode =
   );
 }
 
-/** The method handle of an override cast an argument to IntValue and failed. */
-export function argCastError(signature: string, v: Value): EvalError {
-  return javaOverrideError(signature, `Cannot cast ${IMPL}${javaClass(v)} to ${IMPL}IntValue`);
+/** The method handle of an override cast an argument to `target` (IntValue unless said) and failed. */
+export function argCastError(signature: string, v: Value, target = 'IntValue'): EvalError {
+  return javaOverrideError(signature, `Cannot cast ${IMPL}${javaClass(v)} to ${IMPL}${target}`);
 }
 
 /** The body of an override cast a value to IntValue and failed (a ClassCastException, Java 17 text). */

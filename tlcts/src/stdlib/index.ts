@@ -1,11 +1,22 @@
-/** The standard modules implemented as builtins, by module name, and the always-present CORE. */
+/**
+ * The standard modules implemented as builtins, by module name, and the always-present CORE; with
+ * them the CommunityModules that specifications commonly extend.
+ */
 import { BAGS } from './bags.js';
 import type { BuiltinModule } from './builtin.js';
 import { CORE } from './core.js';
 import { FINITESETS } from './finitesets.js';
+import { FINITESETSEXT } from './finitesetsext.js';
+import { FOLDS } from './folds.js';
+import { FUNCTIONS } from './functions.js';
+import { GRAPHS } from './graphs.js';
 import { INTEGERS } from './integers.js';
+import { IOUTILS } from './ioutils.js';
+import { JSON_MODULE } from './json.js';
 import { NATURALS } from './naturals.js';
+import { RELATION } from './relation.js';
 import { SEQUENCES } from './sequences.js';
+import { SEQUENCESEXT } from './sequencesext.js';
 import { TLAPS } from './tlaps.js';
 import { TLC } from './tlc.js';
 import { TLCEXT } from './tlcext.js';
@@ -13,5 +24,8 @@ import { TLCEXT } from './tlcext.js';
 export { CORE };
 
 export const STANDARD_MODULES: ReadonlyMap<string, BuiltinModule> = new Map(
-  [NATURALS, INTEGERS, SEQUENCES, FINITESETS, BAGS, TLC, TLCEXT, TLAPS].map((m) => [m.name, m]),
+  [
+    ...[NATURALS, INTEGERS, SEQUENCES, FINITESETS, BAGS, TLC, TLCEXT, TLAPS],
+    ...[FOLDS, FUNCTIONS, FINITESETSEXT, SEQUENCESEXT, RELATION, GRAPHS, IOUTILS, JSON_MODULE],
+  ].map((m) => [m.name, m]),
 );

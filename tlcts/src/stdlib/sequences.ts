@@ -11,6 +11,7 @@ import {
   defineModule,
   isIn,
   moduleError,
+  notInDomain,
   notMemberOf,
   oneArgError,
   opText,
@@ -39,7 +40,7 @@ function notA(form: string, what: string, v: Value) {
   return moduleError(`Evaluating an expression of the form ${form} when s is not a ${what}:\n${show(v)}`);
 }
 
-function len(s: Value): number {
+export function len(s: Value): number {
   if (typeof s === 'string') return s.length;
   const t = asTuple(s);
   if (t === null) throw oneArgError('Len', 'sequence', s);
@@ -64,13 +65,13 @@ function tail(s: Value): Value {
   return new Tuple(t.elems.slice(1));
 }
 
-function append(s: Value, v: Value): Value {
+export function append(s: Value, v: Value): Value {
   const t = asTuple(s);
   if (t === null) throw notA('Append(s, v)', 'sequence', s);
   return new Tuple([...t.elems, v]);
 }
 
-function concat(s: Value, u: Value): Value {
+export function concat(s: Value, u: Value): Value {
   if (typeof s === 'string') {
     if (typeof u !== 'string') throw notA('t \\o s', 'string', u);
     return s + u;
@@ -84,23 +85,19 @@ function concat(s: Value, u: Value): Value {
   return new Tuple([...t1.elems, ...t2.elems]);
 }
 
-function subSeq(s: Value, m: Value, n: Value): Value {
+export function subSeq(s: Value, m: Value, n: Value): Value {
   const t = typeof s === 'string' ? null : asTuple(s);
   if (typeof s !== 'string' && t === null) throw argError('first', 'SubSeq', 'sequence', s);
   if (typeof m !== 'number') throw argError('second', 'SubSeq', 'natural number', m);
   if (typeof n !== 'number') throw argError('third', 'SubSeq', 'natural number', n);
   if (m > n) return t === null ? '' : EMPTY_TUPLE;
   const length = t === null ? (s as string).length : t.elems.length;
-  const outside = (nth: string, v: number) =>
-    moduleError(
-      `The ${nth} argument of SubSeq must be in the domain of its first argument:\n${show(s)}\n, but instead it is\n${v}`,
-    );
-  if (m < 1 || m > length) throw outside('second', m);
-  if (n < 1 || n > length) throw outside('third', n);
+  if (m < 1 || m > length) throw notInDomain('second', 'SubSeq', 'first', s, m);
+  if (n < 1 || n > length) throw notInDomain('third', 'SubSeq', 'first', s, n);
   return t === null ? (s as string).substring(m - 1, n) : new Tuple(t.elems.slice(m - 1, n));
 }
 
-function selectSeq(s: Value, test: Value | OpValue, c: Ctx): Value {
+export function selectSeq(s: Value, test: Value | OpValue, c: Ctx): Value {
   const t = asTuple(s);
   if (t === null) throw argError('first', 'SelectSeq', 'sequence', s);
   if (t.elems.length === 0) return EMPTY_TUPLE;

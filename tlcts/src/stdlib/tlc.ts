@@ -48,7 +48,7 @@ function combine(f1: Value, f2: Value): Value {
 }
 
 /** SortSeq(s, Op): TLC's insertion sort; Op(a, b) means a goes before b. */
-function sortSeq(s: Value, op: Value | OpValue, c: Ctx): Value {
+export function sortSeq(s: Value, op: Value | OpValue, c: Ctx): Value {
   const t = asTuple(s);
   // TLC's message asks for a natural number here.
   if (t === null) throw argError('first', 'SortSeq', 'natural number', s);
