@@ -314,7 +314,11 @@ export class InferController {
   async reconstructStep(session: string, epoch: number): Promise<void> {
     const slot = this.slot(session, epoch);
     if (slot.runtime) return;
-    const released = await steps.readRelease(this.store, { cell: this.cell, session });
+    const released = await steps.readRelease(this.store, {
+      cell: this.cell,
+      session,
+      tracedAs: { worker: this.worker, epoch },
+    });
     const runtime = this.options.backend.open({ cell: this.cell, session, epoch, worker: this.worker });
     try {
       await runtime.restore(released.entries);
@@ -382,7 +386,11 @@ export class InferController {
   async fenceStep(session: string, epoch: number): Promise<boolean> {
     const slot = this.slot(session, epoch);
     if (slot.stopReason) return false;
-    const gen = await steps.readGen(this.store, { cell: this.cell, session });
+    const gen = await steps.readGen(this.store, {
+      cell: this.cell,
+      session,
+      tracedAs: { worker: this.worker, epoch },
+    });
     if (this.isCurrent(gen, epoch)) return false;
     void this.fence(slot, 'fenced');
     return true;

@@ -185,7 +185,8 @@ export class DispatchCore {
    * `fromEpoch`, the one the caller saw). A retry of a move that landed returns the session as it is.
    */
   async migrate(cell: string, session: string, target?: string, fromEpoch?: number): Promise<Session> {
-    const current = await this.getSession(cell, session);
+    // the read the move is planned on (BeginMove), traced as such
+    const current = await this.getSession(cell, session, 'plan');
     if (current.phase === 'closed') throw closedSession(cell, session);
     if (fromEpoch !== undefined && fromEpoch !== current.epoch) {
       if (current.epoch > fromEpoch && (target === undefined || target === current.worker)) return current;
@@ -227,7 +228,7 @@ export class DispatchCore {
       }
       throw err;
     }
-    const placed = await steps.readPlaced(this.store, { cell, worker });
+    const placed = await steps.readPlaced(this.store, { cell, worker, tracedAs: 'plan' });
     const { moved, notMoved } = await this.moveAll(cell, placed, 'drain');
     return { moved, notMoved };
   }
@@ -239,7 +240,7 @@ export class DispatchCore {
 
   /** BeginMove(d, s, w): reads gen[s]; a move to `target` guarded by the source epoch read. */
   async planMove(cell: string, session: string, target: string): Promise<Plan> {
-    const gen = await steps.readGen(this.store, { cell, session });
+    const gen = await steps.readGen(this.store, { cell, session, tracedAs: 'plan' });
     if (gen === null) throw noSession(cell, session);
     if (gen.phase === 'closed') throw closedSession(cell, session);
     return this.movePlan(cell, session, gen, target);
@@ -271,8 +272,9 @@ export class DispatchCore {
     }
   }
 
-  async getSession(cell: string, session: string): Promise<Session> {
-    const found = await this.readSession(cell, session);
+  /** The session as the store has it; `tracedAs` 'plan': the read a move is planned on (BeginMove). */
+  async getSession(cell: string, session: string, tracedAs?: 'plan'): Promise<Session> {
+    const found = await this.readSession(cell, session, tracedAs);
     if (found === null) throw noSession(cell, session);
     return found;
   }
@@ -319,7 +321,9 @@ export class DispatchCore {
   async recoverOnce(cell: string): Promise<RecoveryReport> {
     const view = await this.loadView.fresh(cell);
     const expired = view.filter((w) => !w.live && w.placed > 0).map((w) => w.worker);
-    const placed = await Promise.all(expired.map((worker) => steps.readPlaced(this.store, { cell, worker })));
+    const placed = await Promise.all(
+      expired.map((worker) => steps.readPlaced(this.store, { cell, worker, tracedAs: 'plan' })),
+    );
     // replicas recovering at once start at different sessions, so that fewer of their commits collide
     const report = {
       cell,
@@ -437,9 +441,9 @@ export class DispatchCore {
   }
 
   /** The session's generation and release cursor (read side by side), or null when it has none. */
-  private async readSession(cell: string, session: string): Promise<Session | null> {
+  private async readSession(cell: string, session: string, tracedAs?: 'plan'): Promise<Session | null> {
     const [generation, releasedSeq] = await Promise.all([
-      steps.readGen(this.store, { cell, session }),
+      steps.readGen(this.store, { cell, session, tracedAs }),
       this.releasedSeq(cell, session),
     ]);
     return generation && { cell, session, ...generation, releasedSeq, created: false };

@@ -57,7 +57,7 @@ describe('keys', () => {
       build.readLoadView(common),
       build.readPlaced(common),
       build.readSessions({ ...common, cursor: '0', count: 10 }),
-      build.configureCell({ ...common, audit: true }),
+      build.configureCell({ ...common, audit: true, trace: true }),
     ];
     expect(calls.map((c) => c.step).sort()).toEqual(Object.keys(build).sort());
     for (const c of calls) {

@@ -80,8 +80,24 @@ export const GenerationInput = z.object({ ...inCell, worker: Id, session: Id, ep
 export const ReleaseInputInput = GenerationInput.extend({ seq: Seq });
 export const AppendInputInput = z.object({ ...inCell, session: Id, requestId: RequestId, text: Text });
 export const SessionInput = z.object({ ...inCell, session: Id });
-export const ReadReleaseInput = SessionInput.extend({ fromSeq: z.number().int().nonnegative().default(0) });
+/** A runtime, the generation (worker, epoch) it runs: the reader of a traced Fence or Reconstruct. */
+const RuntimeReader = z.object({ worker: Id, epoch: Epoch });
+/**
+ * Which spec step a read is, for the cell's trace (configureCell's trace): 'plan', a Dispatch read that
+ * moves are planned on (BeginMove); a runtime's read of its generation (Fence). Absent: not traced.
+ */
+export const ReadGenInput = SessionInput.extend({
+  tracedAs: z.union([z.literal('plan'), RuntimeReader]).optional(),
+});
+export const ReadReleaseInput = SessionInput.extend({
+  fromSeq: z.number().int().nonnegative().default(0),
+  /** For the cell's trace: the runtime that reconstructs from this read (Reconstruct). */
+  tracedAs: RuntimeReader.optional(),
+});
 export const WorkerInput = z.object({ ...inCell, worker: Id });
+export const ReadPlacedInput = WorkerInput.extend({ tracedAs: z.literal('plan').optional() });
 export const ReadWorkerInput = WorkerInput.extend({ now: Now });
-export const ConfigureCellInput = z.object({ ...inCell, audit: z.boolean() });
+export const ConfigureCellInput = z
+  .object({ ...inCell, audit: z.boolean(), trace: z.boolean().default(false) })
+  .refine((i) => i.audit || !i.trace, 'a traced cell is audited too: trace needs audit');
 export const ReadLoadViewInput = z.object({ ...inCell, now: Now });

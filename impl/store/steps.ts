@@ -15,7 +15,9 @@ import {
   GenerationInput,
   Protocol,
   PublishLoadInput,
+  ReadGenInput,
   ReadLoadViewInput,
+  ReadPlacedInput,
   ReadReleaseInput,
   ReadSessionsInput,
   ReadWorkerInput,
@@ -110,6 +112,8 @@ export type PublishLoadArgs = z.input<typeof PublishLoadInput>;
 export type AckStreamArgs = z.input<typeof AckStreamInput>;
 export type ReadSessionsArgs = z.input<typeof ReadSessionsInput>;
 export type ReadLoadViewArgs = z.input<typeof ReadLoadViewInput>;
+export type ReadPlacedArgs = z.input<typeof ReadPlacedInput>;
+export type ReadGenArgs = z.input<typeof ReadGenInput>;
 
 /** One worker of a load view: what ranking, admission hints, ListWorkers and recovery read. */
 export interface WorkerView {
@@ -172,13 +176,13 @@ export const build = {
         k.workers,
         k.load(i.worker),
       ],
-      [i.worker, i.cap, i.now, i.ttlMs, i.addr],
+      [i.worker, i.cap, i.now, i.ttlMs, i.addr, k.prefix],
       Int.positive(),
     );
   },
   renewLease(i: z.output<typeof RenewLeaseInput>) {
     const k = cellKeys(i.cell);
-    return call('renewLease', [k.lease(i.worker)], [i.incarnation, i.now, i.ttlMs], Int);
+    return call('renewLease', [k.lease(i.worker)], [i.incarnation, i.now, i.ttlMs, k.prefix, i.worker], Int);
   },
   admitCommit(i: z.output<typeof AdmitCommitInput>) {
     const k = cellKeys(i.cell);
@@ -207,7 +211,7 @@ export const build = {
     return call(
       'claim',
       [k.gen(i.session), k.tokens(i.worker)],
-      [i.session, i.worker, i.epoch, protocol],
+      [i.session, i.worker, i.epoch, protocol, k.prefix],
       Bit,
     );
   },
@@ -225,13 +229,13 @@ export const build = {
     return call(
       'appendInput',
       [k.gen(i.session), k.log(i.session), k.req(i.session), k.text(i.session)],
-      [i.requestId, i.text, k.streamPrefix, i.session],
+      [i.requestId, i.text, k.streamPrefix, i.session, k.prefix],
       z.tuple([Int.positive(), Bit, Str, Int.positive()]),
     );
   },
   teardown(i: z.output<typeof GenerationInput>) {
     const k = cellKeys(i.cell);
-    return call('teardown', [k.tokens(i.worker)], [i.session, i.epoch], Bit);
+    return call('teardown', [k.tokens(i.worker)], [i.session, i.epoch, i.worker, k.prefix], Bit);
   },
   closeSession(i: z.output<typeof SessionInput>) {
     const k = cellKeys(i.cell);
@@ -244,14 +248,19 @@ export const build = {
   },
   drain(i: z.output<typeof WorkerInput>) {
     const k = cellKeys(i.cell);
-    return call('drain', [k.lease(i.worker), k.draining], [i.worker], Bit);
+    return call('drain', [k.lease(i.worker), k.draining], [i.worker, k.prefix], Bit);
   },
-  readGen(i: z.output<typeof SessionInput>) {
+  readGen(i: z.output<typeof ReadGenInput>) {
     const k = cellKeys(i.cell);
+    const by = i.tracedAs;
     return call(
       'readGen',
       [k.gen(i.session)],
-      [],
+      by === undefined
+        ? ['', i.session, '', '', 0]
+        : by === 'plan'
+          ? [k.prefix, i.session, 'plan', '', 0]
+          : [k.prefix, i.session, 'fence', by.worker, by.epoch],
       z.tuple([Str, Int.positive(), z.enum(['assigned', 'claimed', 'closed'])]),
     );
   },
@@ -260,7 +269,7 @@ export const build = {
     return call(
       'readRelease',
       [k.rel(i.session), k.log(i.session), k.text(i.session)],
-      [i.fromSeq],
+      [i.fromSeq, i.tracedAs ? k.prefix : '', i.session, i.tracedAs?.worker ?? '', i.tracedAs?.epoch ?? 0],
       z.tuple([Int.nonnegative(), Str, Int.nonnegative(), z.array(Str), z.array(Str), Int.nonnegative()]),
     );
   },
@@ -295,12 +304,17 @@ export const build = {
       z.array(z.tuple([Str, Int, Int, Bit, Int, Int, Bit, Int, Str, Int, Int, Int])),
     );
   },
-  readPlaced(i: z.output<typeof WorkerInput>) {
+  readPlaced(i: z.output<typeof ReadPlacedInput>) {
     const k = cellKeys(i.cell);
-    return call('readPlaced', [k.placed(i.worker)], [k.genPrefix], z.array(z.union([Str, Int])));
+    return call(
+      'readPlaced',
+      [k.placed(i.worker)],
+      [k.genPrefix, i.tracedAs ? k.prefix : ''],
+      z.array(z.union([Str, Int])),
+    );
   },
   configureCell(i: z.output<typeof ConfigureCellInput>) {
-    return call('configureCell', [cellKeys(i.cell).config], [i.audit ? 1 : 0], z.literal(1));
+    return call('configureCell', [cellKeys(i.cell).config], [i.audit ? 1 : 0, i.trace ? 1 : 0], z.literal(1));
   },
   readSessions(i: z.output<typeof ReadSessionsInput>) {
     const k = cellKeys(i.cell);
@@ -407,8 +421,8 @@ export async function drain(store: Store, args: WorkerArgs): Promise<{ started: 
 }
 
 /** gen[s], or null when the session has none. */
-export async function readGen(store: Store, args: SessionArgs): Promise<Generation | null> {
-  const i = validate(SessionInput, args, 'readGen');
+export async function readGen(store: Store, args: ReadGenArgs): Promise<Generation | null> {
+  const i = validate(ReadGenInput, args, 'readGen');
   const c = build.readGen(i);
   const reply = await runCall(store.redis, c);
   if (reply === StoreCode.NO_SESSION) return null;
@@ -503,8 +517,8 @@ function placedSessions(flat: (string | number)[]): PlacedSession[] {
 }
 
 /** The live sessions placed on the worker, with their generations, sorted by session id. */
-export async function readPlaced(store: Store, args: WorkerArgs): Promise<PlacedSession[]> {
-  return placedSessions(await send(store, build.readPlaced(validate(WorkerInput, args, 'readPlaced'))));
+export async function readPlaced(store: Store, args: ReadPlacedArgs): Promise<PlacedSession[]> {
+  return placedSessions(await send(store, build.readPlaced(validate(ReadPlacedInput, args, 'readPlaced'))));
 }
 
 /** One page of the cell's live sessions; `cursor` is '0' on the last page. */
@@ -521,7 +535,7 @@ export async function readSessions(
 
 export type ConfigureCellArgs = z.input<typeof ConfigureCellInput>;
 
-/** Sets the cell's configuration: whether commits and releases are audited. */
+/** Sets the cell's configuration: whether commits, closes and releases are audited, and every step traced. */
 export async function configureCell(store: Store, args: ConfigureCellArgs): Promise<void> {
   await write(store, build.configureCell(validate(ConfigureCellInput, args, 'configureCell')));
 }
@@ -532,30 +546,164 @@ export type AuditEntry =
   | { id: string; kind: 'close'; session: string; worker: string; epoch: number }
   | { id: string; kind: 'release'; session: string; worker: string; epoch: number; seq: number };
 
-const AuditFields = z.discriminatedUnion('k', [
-  z.object({ k: z.literal('commit'), s: Str, w: Str, e: z.coerce.number(), from: Str }),
-  z.object({ k: z.literal('close'), s: Str, w: Str, e: z.coerce.number() }),
-  z.object({ k: z.literal('release'), s: Str, w: Str, e: z.coerce.number(), q: z.coerce.number() }),
+/** gen[s] as a traced read saw it; null when the session had no generation. */
+export type SeenGeneration = Generation | null;
+
+/**
+ * A traced step (configureCell's trace), besides the audited ones: each one store step of a spec action,
+ * written by the script itself, so the stream is the order in which the store ran them.
+ */
+export type TraceStep =
+  /** Commit(d) refused: a move from (from, epoch), or a create (from '', epoch 0), to `worker`; why. */
+  | {
+      id: string;
+      kind: 'refused';
+      session: string;
+      worker: string;
+      from: string;
+      epoch: number;
+      code: AdmissionRefusal;
+    }
+  /** Claim(w, s, e): claimed, claimed again (a retry), or stale (token freed). */
+  | { id: string; kind: 'claim'; session: string; worker: string; epoch: number; outcome: ClaimOutcome }
+  /** Reconstruct(w, s, e)'s read: the release cursor `seq`. */
+  | { id: string; kind: 'reconstruct'; session: string; worker: string; epoch: number; seq: number }
+  /** ReleaseInput(w, s, e) of `seq` refused: lost authority (lost), or nothing appended there (noinput). */
+  | { id: string; kind: 'lost' | 'noinput'; session: string; worker: string; epoch: number; seq: number }
+  /** Fence(w, s, e)'s read of gen[s]. */
+  | { id: string; kind: 'fence'; session: string; worker: string; epoch: number; seen: SeenGeneration }
+  /** A Dispatch read of gen[s] that moves may be planned on (BeginMove). */
+  | { id: string; kind: 'plan'; session: string; seen: SeenGeneration }
+  /** Teardown(w, s, e). */
+  | { id: string; kind: 'teardown'; session: string; worker: string; epoch: number }
+  /** PushText(s, r): request `requestId` is input `seq`; duplicate: it was appended before. */
+  | { id: string; kind: 'append'; session: string; requestId: string; seq: number; duplicate: boolean }
+  /** An append or a close refused: the session had no generation (phase none) or was closed. */
+  | { id: string; kind: 'notlive'; step: 'append' | 'close'; session: string; phase: 'none' | 'closed' }
+  /** Drain(w); started false: it already was draining. */
+  | { id: string; kind: 'drain'; worker: string; started: boolean }
+  /** Register(w): incarnation `incarnation`. */
+  | { id: string; kind: 'register'; worker: string; incarnation: number }
+  /** The worker's lease renewal was refused: its lease had expired (it stops and registers again). */
+  | { id: string; kind: 'lapse'; worker: string };
+
+export type ClaimOutcome = 'claimed' | 'again' | 'stale';
+/** Why admitCommit committed nothing. */
+export type AdmissionRefusal = 'CONFLICT' | 'UNKNOWN_WORKER' | 'NOT_LIVE' | 'DRAINING' | 'FULL';
+export type TraceEntry = AuditEntry | TraceStep;
+
+const Num = z.coerce.number().int();
+const ADMISSION_REFUSALS: readonly AdmissionRefusal[] = [
+  'CONFLICT',
+  'UNKNOWN_WORKER',
+  'NOT_LIVE',
+  'DRAINING',
+  'FULL',
+];
+/** A refusal code as admitCommit returns it, by its name in StoreCode. */
+const AdmissionCode = Num.transform((c, ctx) => {
+  const name = StoreCode[c] as AdmissionRefusal | undefined;
+  if (name && ADMISSION_REFUSALS.includes(name)) return name;
+  ctx.addIssue({ code: z.ZodIssueCode.custom, message: `${c} is no refusal of admitCommit` });
+  return z.NEVER;
+});
+const Seen = {
+  gw: Str.optional(),
+  ge: Num.optional(),
+  gph: z.enum(['assigned', 'claimed', 'closed']).optional(),
+};
+const Runtime = { s: Str, w: Str, e: Num };
+const TraceFields = z.discriminatedUnion('k', [
+  z.object({ k: z.literal('commit'), s: Str, w: Str, e: Num, from: Str }),
+  z.object({ k: z.literal('close'), s: Str, w: Str, e: Num }),
+  z.object({ k: z.literal('release'), ...Runtime, q: Num }),
+  z.object({ k: z.literal('refused'), s: Str, w: Str, from: Str, e: Num, code: AdmissionCode }),
+  z.object({ k: z.literal('claim'), ...Runtime, ok: z.enum(['claimed', 'again', 'stale']) }),
+  z.object({ k: z.literal('reconstruct'), ...Runtime, q: Num }),
+  z.object({ k: z.literal('lost'), ...Runtime, q: Num }),
+  z.object({ k: z.literal('noinput'), ...Runtime, q: Num }),
+  z.object({ k: z.literal('fence'), ...Runtime, ...Seen }),
+  z.object({ k: z.literal('plan'), s: Str, ...Seen }),
+  z.object({ k: z.literal('teardown'), ...Runtime }),
+  z.object({ k: z.literal('append'), s: Str, r: Str, q: Num, dup: z.enum(['0', '1']) }),
+  z.object({
+    k: z.literal('notlive'),
+    step: z.enum(['append', 'close']),
+    s: Str,
+    ph: z.enum(['none', 'closed']),
+  }),
+  z.object({ k: z.literal('drain'), w: Str, started: z.enum(['0', '1']) }),
+  z.object({ k: z.literal('register'), w: Str, i: Num }),
+  z.object({ k: z.literal('lapse'), w: Str }),
 ]);
 
-/** The cell's audit stream after entry `afterId` ('0' for all), in the order the store ran the steps. */
+function seenOf(f: { gw?: string; ge?: number; gph?: Phase }): SeenGeneration {
+  if (f.gw === undefined || f.ge === undefined || f.gph === undefined) return null;
+  return { worker: f.gw, epoch: f.ge, phase: f.gph };
+}
+
+function traceEntry(id: string, flat: string[]): TraceEntry {
+  const fields = Object.fromEntries(flat.flatMap((v, k) => (k % 2 ? [] : [[v, flat[k + 1]]])));
+  const parsed = TraceFields.safeParse(fields);
+  if (!parsed.success) {
+    const why = parsed.error.issues.map((i) => `${i.path.join('.') || 'entry'}: ${i.message}`).join('; ');
+    throw new Error(`audit stream entry ${id} (${flat.join(' ')}) is malformed: ${why}`);
+  }
+  const f = parsed.data;
+  const runtime = (r: { s: string; w: string; e: number }) => ({ session: r.s, worker: r.w, epoch: r.e });
+  switch (f.k) {
+    case 'commit':
+      return { id, kind: 'commit', session: f.s, worker: f.w, epoch: f.e, from: f.from };
+    case 'close':
+      return { id, kind: 'close', session: f.s, worker: f.w, epoch: f.e };
+    case 'release':
+    case 'reconstruct':
+    case 'lost':
+    case 'noinput':
+      return { id, kind: f.k, ...runtime(f), seq: f.q };
+    case 'refused':
+      return { id, kind: 'refused', session: f.s, worker: f.w, from: f.from, epoch: f.e, code: f.code };
+    case 'claim':
+      return { id, kind: 'claim', ...runtime(f), outcome: f.ok };
+    case 'fence':
+      return { id, kind: 'fence', ...runtime(f), seen: seenOf(f) };
+    case 'plan':
+      return { id, kind: 'plan', session: f.s, seen: seenOf(f) };
+    case 'teardown':
+      return { id, kind: 'teardown', ...runtime(f) };
+    case 'append':
+      return { id, kind: 'append', session: f.s, requestId: f.r, seq: f.q, duplicate: f.dup === '1' };
+    case 'notlive':
+      return { id, kind: 'notlive', step: f.step, session: f.s, phase: f.ph };
+    case 'drain':
+      return { id, kind: 'drain', worker: f.w, started: f.started === '1' };
+    case 'register':
+      return { id, kind: 'register', worker: f.w, incarnation: f.i };
+    case 'lapse':
+      return { id, kind: 'lapse', worker: f.w };
+  }
+}
+
+/**
+ * The cell's audit stream after entry `afterId` ('0' for all), in the order the store ran the steps:
+ * with tracing on, every traced step; otherwise the audited commits, closes and releases.
+ */
+export async function readTrace(
+  store: Store,
+  args: { cell: string; afterId?: string },
+): Promise<TraceEntry[]> {
+  const key = cellKeys(validate(SessionInput.pick({ cell: true }), args, 'readTrace').cell).audit;
+  const rows = await store.redis.xrange(key, `(${args.afterId ?? '0'}`, '+');
+  return rows.map(([id, flat]) => traceEntry(id, flat));
+}
+
+const isAudited = (e: TraceEntry): e is AuditEntry =>
+  e.kind === 'commit' || e.kind === 'close' || e.kind === 'release';
+
+/** The history in the cell's audit stream after `afterId`: its commits, closes and releases, in order. */
 export async function readAudit(
   store: Store,
   args: { cell: string; afterId?: string },
 ): Promise<AuditEntry[]> {
-  const key = cellKeys(validate(SessionInput.pick({ cell: true }), args, 'readAudit').cell).audit;
-  const rows = await store.redis.xrange(key, `(${args.afterId ?? '0'}`, '+');
-  return rows.map(([id, flat]) => {
-    const f = AuditFields.parse(
-      Object.fromEntries(flat.flatMap((v, k) => (k % 2 ? [] : [[v, flat[k + 1]]]))),
-    );
-    switch (f.k) {
-      case 'commit':
-        return { id, kind: 'commit', session: f.s, worker: f.w, epoch: f.e, from: f.from };
-      case 'close':
-        return { id, kind: 'close', session: f.s, worker: f.w, epoch: f.e };
-      case 'release':
-        return { id, kind: 'release', session: f.s, worker: f.w, epoch: f.e, seq: f.q };
-    }
-  });
+  return (await readTrace(store, args)).filter(isAudited);
 }

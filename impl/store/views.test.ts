@@ -1,6 +1,6 @@
 /** The steps Dispatch and the Infer-Controller run around the protocol: load, placement, streams, baselines. */
 import { describe, expect, it } from 'vitest';
-import { inCell, refusal } from '../test-support/cell.js';
+import { TTL, inCell, refusal } from '../test-support/cell.js';
 import { useStore } from '../test-support/redis.js';
 import { cellKeys } from './keys.js';
 import * as steps from './steps.js';
@@ -220,5 +220,77 @@ describe('the audit stream', () => {
       { kind: 'close', session: 's1', worker: 'w2', epoch: 2 },
     ]);
     expect(await steps.readAudit(f.store, { cell: f.cell, afterId: audit[1]!.id })).toHaveLength(2);
+  });
+
+  it('with tracing on, records every step of a spec action, refusals and the reads callers name too', async () => {
+    const c = at();
+    await c.register('w1', 2, T0);
+    await c.register('w2', 2, T0);
+    expect(await refusal(c.append('s9', 'r0'))).toBe('NO_SESSION'); // not traced yet
+    await steps.configureCell(f.store, { cell: f.cell, audit: true, trace: true });
+    const { cell } = f;
+    await c.create('s1', 'w1', T0);
+    await c.claim('w1', 's1', 1);
+    await steps.readRelease(f.store, { cell, session: 's1', tracedAs: { worker: 'w1', epoch: 1 } });
+    await c.released('s1'); // an untraced read
+    await c.append('s1', 'r1');
+    await c.append('s1', 'r1');
+    await c.release('w1', 's1', 1, 1);
+    expect(await refusal(c.release('w1', 's1', 1, 2))).toBe('NO_INPUT');
+    await steps.readGen(f.store, { cell, session: 's1', tracedAs: 'plan' });
+    await c.move('s1', ['w1', 1], 'w2', T0);
+    expect(await refusal(c.move('s1', ['w1', 1], 'w2', T0))).toBe('CONFLICT');
+    expect(await refusal(c.release('w1', 's1', 1, 2))).toBe('LOST_AUTHORITY');
+    await steps.readGen(f.store, { cell, session: 's1', tracedAs: { worker: 'w1', epoch: 1 } });
+    await c.teardown('w1', 's1', 1);
+    expect(await c.claim('w1', 's1', 1)).toBe('stale');
+    await steps.readPlaced(f.store, { cell, worker: 'w2', tracedAs: 'plan' });
+    await c.drain('w2');
+    expect(await refusal(c.create('s2', 'w2', T0))).toBe('DRAINING');
+    await c.close('s1');
+    expect(await refusal(c.append('s1', 'r2'))).toBe('CLOSED');
+    expect(await refusal(c.renew('w1', 1, T0 + TTL))).toBe('NOT_LIVE');
+    expect(await refusal(c.create('s2', 'w1', T0 + TTL))).toBe('NOT_LIVE');
+    await c.register('w1', 2, T0 + TTL);
+    const trace = (await steps.readTrace(f.store, { cell })).map(({ id: _id, ...rest }) => rest);
+    const s1w1 = { session: 's1', worker: 'w1', epoch: 1 };
+    const seen = (worker: string, epoch: number) => ({ worker, epoch, phase: 'assigned' as const });
+    expect(trace).toEqual([
+      { kind: 'commit', session: 's1', worker: 'w1', epoch: 1, from: '' },
+      { kind: 'claim', ...s1w1, outcome: 'claimed' },
+      { kind: 'reconstruct', ...s1w1, seq: 0 },
+      { kind: 'append', session: 's1', requestId: 'r1', seq: 1, duplicate: false },
+      { kind: 'append', session: 's1', requestId: 'r1', seq: 1, duplicate: true },
+      { kind: 'release', ...s1w1, seq: 1 },
+      { kind: 'noinput', ...s1w1, seq: 2 },
+      { kind: 'plan', session: 's1', seen: { ...seen('w1', 1), phase: 'claimed' } },
+      { kind: 'commit', session: 's1', worker: 'w2', epoch: 2, from: 'w1' },
+      { kind: 'refused', session: 's1', worker: 'w2', from: 'w1', epoch: 1, code: 'CONFLICT' },
+      { kind: 'lost', ...s1w1, seq: 2 },
+      { kind: 'fence', ...s1w1, seen: seen('w2', 2) },
+      { kind: 'teardown', ...s1w1 },
+      { kind: 'claim', ...s1w1, outcome: 'stale' },
+      { kind: 'plan', session: 's1', seen: seen('w2', 2) },
+      { kind: 'drain', worker: 'w2', started: true },
+      { kind: 'refused', session: 's2', worker: 'w2', from: '', epoch: 0, code: 'DRAINING' },
+      { kind: 'close', session: 's1', worker: 'w2', epoch: 2 },
+      { kind: 'notlive', step: 'append', session: 's1', phase: 'closed' },
+      { kind: 'lapse', worker: 'w1' },
+      { kind: 'refused', session: 's2', worker: 'w1', from: '', epoch: 0, code: 'NOT_LIVE' },
+      { kind: 'register', worker: 'w1', incarnation: 2 },
+    ]);
+    // the history alone, as without tracing
+    expect((await steps.readAudit(f.store, { cell })).map((a) => a.kind)).toEqual([
+      'commit',
+      'release',
+      'commit',
+      'close',
+    ]);
+  });
+
+  it('refuses tracing without auditing', async () => {
+    expect(await refusal(steps.configureCell(f.store, { cell: f.cell, audit: false, trace: true }))).toBe(
+      'INVALID_INPUT',
+    );
   });
 });

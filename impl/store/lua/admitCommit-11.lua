@@ -9,6 +9,7 @@
       appended to w's stream, s placed on w (and no longer on the source); a create also adds
       s to the cell's live sessions. With auditing on, the commit is appended to the cell's
       audit stream (k = commit).
+    - With tracing on, a refusal is appended too (k = refused, with its code).
 
   KEYS[1] gen:<s>    KEYS[2] tokens:<w>    KEYS[3] cap:<w>    KEYS[4] lease:<w>
   KEYS[5] stream:<w>    KEYS[6] draining    KEYS[7] sessions    KEYS[8] placed:<w>
@@ -27,31 +28,37 @@
 --- @include "includes/generation"
 --- @include "includes/lease"
 --- @include "includes/token"
+--- @include "includes/trace"
 
 local s, w, src = ARGV[1], ARGV[2], ARGV[3]
 local e = tonumber(ARGV[4])
+local function refused(code)
+  traceTo(KEYS[10], KEYS[11], 'k', 'refused', 's', s, 'w', w, 'from', src, 'e', e, 'code', code)
+  return code
+end
 
 local gen = readGeneration(KEYS[1])
 if src == '' then
   if gen ~= nil then
-    return Code.CONFLICT
+    return refused(Code.CONFLICT)
   end
 elseif not (isLive(gen) and gen.w == src and gen.e == e) then
-  return Code.CONFLICT
+  return refused(Code.CONFLICT)
 end
 
 local live = leaseLive(KEYS[4], tonumber(ARGV[5]))
 if live == nil then
-  return Code.UNKNOWN_WORKER
+  return refused(Code.UNKNOWN_WORKER)
 end
+if not live then refused(Code.NOT_LIVE) end
 if not live then
   return Code.NOT_LIVE
 end
 if redis.call('SISMEMBER', KEYS[6], w) == 1 then
-  return Code.DRAINING
+  return refused(Code.DRAINING)
 end
 if redis.call('SCARD', KEYS[2]) >= tonumber(redis.call('GET', KEYS[3])) then
-  return Code.FULL
+  return refused(Code.FULL)
 end
 
 local ne = e + 1

@@ -7,27 +7,34 @@
     - Otherwise the input is appended at seq = length + 1 and announced on the owner's
       stream (ARGV[3] .. owner, same hash tag), so the owner learns of it even if the
       Dispatch that appended it crashes before telling it.
+    - With tracing on, the outcome is appended to the cell's audit stream (k = append, with
+      its seq and whether it was a duplicate; k = notlive for a refusal).
 
   KEYS[1] gen:<s>    KEYS[2] log:<s>    KEYS[3] req:<s>    KEYS[4] text:<s>
   ARGV[1] requestId    ARGV[2] text    ARGV[3] stream key prefix    ARGV[4] s
+  ARGV[5] the cell's key prefix, for the trace
 
   Returns { seq, 1 if the request id was already appended else 0, owner w, owner e }, or
     Code.NO_SESSION   the session has no generation
     Code.CLOSED       the session is closed
 ]]
 --- @include "includes/live"
+--- @include "includes/trace"
 
 local gen = readGeneration(KEYS[1])
 local refused = notLive(gen)
 if refused then
+  trace(ARGV[5], 'k', 'notlive', 'step', 'append', 's', ARGV[4], 'ph', gen and gen.ph or 'none')
   return refused
 end
 local existing = redis.call('HGET', KEYS[3], ARGV[1])
 if existing then
   redis.call('HSET', KEYS[3], ARGV[1], existing)
+  trace(ARGV[5], 'k', 'append', 's', ARGV[4], 'r', ARGV[1], 'q', existing, 'dup', 1)
   return { tonumber(existing), 1, gen.w, gen.e }
 end
 local seq = redis.call('RPUSH', KEYS[2], ARGV[1])
+trace(ARGV[5], 'k', 'append', 's', ARGV[4], 'r', ARGV[1], 'q', seq, 'dup', 0)
 redis.call('HSET', KEYS[3], ARGV[1], seq)
 redis.call('RPUSH', KEYS[4], ARGV[2])
 redis.call('XADD', ARGV[3] .. gen.w, '*', 's', ARGV[4], 'q', seq)

@@ -4,7 +4,8 @@
       (ARGV[2] .. owner, same hash tag). Every later step on s fails; the owner's runtime
       stops and tears down.
 
-    - With auditing on, the close is appended to the cell's audit stream (k = close).
+    - With auditing on, the close is appended to the cell's audit stream (k = close); with
+      tracing on, a refusal too (k = notlive).
 
   KEYS[1] gen:<s>    KEYS[2] sessions    KEYS[3] config    KEYS[4] audit
   ARGV[1] s    ARGV[2] placed key prefix
@@ -15,10 +16,12 @@
 ]]
 --- @include "includes/audit"
 --- @include "includes/live"
+--- @include "includes/trace"
 
 local gen = readGeneration(KEYS[1])
 local refused = notLive(gen)
 if refused then
+  traceTo(KEYS[3], KEYS[4], 'k', 'notlive', 'step', 'close', 's', ARGV[1], 'ph', gen and gen.ph or 'none')
   return refused
 end
 redis.call('HSET', KEYS[1], 'ph', 'closed')

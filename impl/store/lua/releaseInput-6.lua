@@ -8,7 +8,8 @@
     - assignment_time, claim_only: nothing is checked; any appended seq is released.
     - workerid_only: the epoch is not compared.
 
-    - With auditing on, the release is appended to the cell's audit stream (k = release).
+    - With auditing on, the release is appended to the cell's audit stream (k = release);
+      with tracing on, a refusal too (k = lost: lost authority; k = noinput).
 
   KEYS[1] gen:<s>    KEYS[2] rel:<s>    KEYS[3] log:<s>    KEYS[4] text:<s>
   KEYS[5] config     KEYS[6] audit
@@ -22,23 +23,28 @@
 ]]
 --- @include "includes/generation"
 --- @include "includes/audit"
+--- @include "includes/trace"
 
 local w, e, seq, protocol = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4]
+local function refused(kind, code)
+  traceTo(KEYS[5], KEYS[6], 'k', kind, 's', ARGV[5], 'w', w, 'e', e, 'q', seq)
+  return code
+end
 if protocol == 'dhsched' or protocol == 'workerid_only' then
   local gen = readGeneration(KEYS[1])
   if gen == nil or gen.w ~= w or gen.ph ~= 'claimed' then
-    return Code.LOST_AUTHORITY
+    return refused('lost', Code.LOST_AUTHORITY)
   end
   if protocol == 'dhsched' and gen.e ~= e then
-    return Code.LOST_AUTHORITY
+    return refused('lost', Code.LOST_AUTHORITY)
   end
   if tonumber(redis.call('HGET', KEYS[2], 'seq') or '0') ~= seq - 1 then
-    return Code.LOST_AUTHORITY
+    return refused('lost', Code.LOST_AUTHORITY)
   end
 end
 local requestId = redis.call('LINDEX', KEYS[3], seq - 1)
 if not requestId then
-  return Code.NO_INPUT
+  return refused('noinput', Code.NO_INPUT)
 end
 redis.call('HSET', KEYS[2], 'seq', seq, 'w', w, 'e', e)
 audit(KEYS[5], KEYS[6], 'k', 'release', 's', ARGV[5], 'w', w, 'e', e, 'q', seq)

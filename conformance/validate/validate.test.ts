@@ -1,0 +1,232 @@
+/**
+ * Trace validation: randomized real runs (processes over gRPC, a few of them here; the full count is
+ * ./scripts/trace-validate) are behaviours of the spec, every event accepted; and the validator is not
+ * vacuous: a trace recorded by the store's own scripts is accepted whole, and each corruption of it that
+ * breaks the protocol is rejected at the corrupted event.
+ */
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RedisServer, startRedis } from '../../impl/ops/redis-server.js';
+import * as steps from '../../impl/store/steps.js';
+import type { TraceEntry } from '../../impl/store/steps.js';
+import { TTL, inCell } from '../../impl/test-support/cell.js';
+import { newCell, useStore } from '../../impl/test-support/redis.js';
+import { type Scenario, runScenario, scenarios } from './runs.js';
+import { type RunInfo, describeRejection, validateTrace } from './validate.js';
+
+describe('real runs', () => {
+  let redis: RedisServer | undefined;
+  beforeAll(async () => {
+    redis = await startRedis();
+  });
+  afterAll(async () => {
+    await redis?.stop();
+  });
+
+  it('randomized ones are behaviours of the spec: every recorded step is accepted', async () => {
+    let n = 0;
+    await fc.assert(
+      fc.asyncProperty(scenarios, async (scenario) => {
+        const r = await runScenario(`redis://${redis!.host}:${redis!.port}`, scenario, `ci${++n}`);
+        const v = r.verdict;
+        if (v.rejection) throw new Error(`${describeRejection(v.rejection)}\nlogs: ${r.logDir}`);
+        expect(v.events).toBeGreaterThan(0);
+        expect(v.accepted).toBe(v.events);
+      }),
+      { numRuns: 3, endOnFailure: true },
+    );
+  }, 300_000);
+
+  it('one of the claim-only baseline is rejected: its moved-away runtime releases again', async () => {
+    const scenario: Scenario = {
+      workers: 2,
+      dispatchers: 1,
+      capacity: 2,
+      sessions: 1,
+      clients: [
+        [
+          { op: 'create', s: 1 },
+          { op: 'push', s: 1, n: 2, retry: false },
+          { op: 'wait', ms: 300 },
+          { op: 'migrate', s: 1, to: null },
+          { op: 'push', s: 1, n: 3, retry: false },
+          // the old runtime is never fenced; it finds input by asking the store every 200 ms
+          { op: 'wait', ms: 1500 },
+        ],
+      ],
+      faults: [],
+    };
+    const r = await runScenario(`redis://${redis!.host}:${redis!.port}`, scenario, 'baseline', {
+      protocol: 'claim_only',
+      extraArgs: { worker: ['--poll-ms', '200'] },
+    });
+    const rejection = r.verdict.rejection;
+    // the first of its releases after the move: stale, and a second release of that input
+    expect(rejection?.event).toMatch(/^ReleaseInput\(w\d, s1, 1\) of input \d$/);
+    expect(rejection?.reasons.join('\n')).toMatch(/the store's \{"e":1,"seq":\d,"w":"w\d"\}/);
+  }, 120_000);
+});
+
+describe('the validator', () => {
+  const f = useStore();
+  const run: RunInfo = { sessions: ['s1'], workers: ['w1', 'w2'], capacity: 2 };
+  let trace: TraceEntry[] = [];
+
+  /** A behaviour driven through the store's scripts: create, inputs, a move with a stale release refused, a close. */
+  beforeAll(async () => {
+    const { store } = f;
+    const cell = newCell();
+    const c = inCell(store, cell);
+    const T0 = 1_700_000_000_000;
+    await c.register('w1', 2, T0);
+    await c.register('w2', 2, T0);
+    await steps.configureCell(store, { cell, audit: true, trace: true });
+    await c.create('s1', 'w1', T0);
+    await c.claim('w1', 's1', 1);
+    await steps.readRelease(store, { cell, session: 's1', tracedAs: { worker: 'w1', epoch: 1 } });
+    await c.append('s1', 'r1');
+    await c.append('s1', 'r2');
+    await c.append('s1', 'r1');
+    await c.release('w1', 's1', 1, 1);
+    await c.release('w1', 's1', 1, 2);
+    await steps.readGen(store, { cell, session: 's1', tracedAs: 'plan' });
+    await c.move('s1', ['w1', 1], 'w2', T0);
+    await c.release('w1', 's1', 1, 3).catch(() => undefined); // refused: lost authority
+    await c.teardown('w1', 's1', 1);
+    await c.claim('w2', 's1', 2);
+    await steps.readRelease(store, { cell, session: 's1', tracedAs: { worker: 'w2', epoch: 2 } });
+    await c.append('s1', 'r3');
+    await c.release('w2', 's1', 2, 3);
+    await c.close('s1');
+    await c.renew('w1', 1, T0 + TTL).catch(() => undefined); // refused: its lease lapsed
+    await c.register('w1', 2, T0 + TTL);
+    trace = await steps.readTrace(store, { cell });
+  });
+
+  const at = (kind: TraceEntry['kind'], pick: (e: TraceEntry) => boolean = () => true) => {
+    const i = trace.findIndex((e) => e.kind === kind && pick(e));
+    if (i < 0) throw new Error(`the trace has no ${kind} entry`);
+    return i;
+  };
+  const withEntry = (i: number, change: Partial<TraceEntry>) =>
+    trace.map((e, k) => (k === i ? ({ ...e, ...change } as TraceEntry) : e));
+  const rejectedAt = (corrupted: TraceEntry[], id: string) => {
+    const v = validateTrace(corrupted, run);
+    expect(v.rejection?.entryId, v.rejection && describeRejection(v.rejection)).toBe(id);
+    expect(v.accepted).toBeLessThan(v.events);
+    return v.rejection!;
+  };
+
+  it('accepts the store’s own trace, with the hidden steps it needs (LeaseExpire before Register)', () => {
+    const v = validateTrace(trace, run);
+    expect(v.rejection && describeRejection(v.rejection)).toBeUndefined();
+    expect(v.accepted).toBe(v.events);
+    expect(v.events).toBe(trace.length);
+    expect(v.hidden).toBe(1);
+  });
+
+  it('rejects a release by a stale generation', () => {
+    const i = at('release', (e) => e.kind === 'release' && e.seq === 3);
+    const r = rejectedAt(withEntry(i, { worker: 'w1', epoch: 1 }), trace[i]!.id);
+    expect(r.reasons.join('\n')).toMatch(/ReleaseInput\(w1, s1, 1\)|released\[s1\]/);
+  });
+
+  it('rejects releases out of order', () => {
+    const first = at('release');
+    const swapped = [...trace];
+    [swapped[first], swapped[first + 1]] = [swapped[first + 1]!, swapped[first]!];
+    rejectedAt(swapped, trace[first + 1]!.id);
+  });
+
+  it('rejects a release after the close', () => {
+    const i = at('release', (e) => e.kind === 'release' && e.seq === 3);
+    const close = at('close');
+    const late = [
+      ...trace.slice(0, i),
+      ...trace.slice(i + 1, close + 1),
+      trace[i]!,
+      ...trace.slice(close + 1),
+    ];
+    rejectedAt(late, trace[i]!.id);
+  });
+
+  it('rejects a retried request appended again', () => {
+    const i = at('append', (e) => e.kind === 'append' && e.duplicate);
+    rejectedAt(withEntry(i, { seq: 3, duplicate: false }), trace[i]!.id);
+  });
+
+  it('rejects a move whose guard no traced read saw', () => {
+    const plan = at('plan');
+    const r = rejectedAt(
+      trace.filter((_, k) => k !== plan),
+      trace[at('commit', (e) => e.kind === 'commit' && e.from !== '')]!.id,
+    );
+    expect(r.reasons.join('\n')).toMatch(/no traced read/);
+  });
+
+  it('rejects a runtime reconstructed from a cursor other than the store’s', () => {
+    const i = at('reconstruct', (e) => e.kind === 'reconstruct' && e.worker === 'w2');
+    rejectedAt(withEntry(i, { seq: 0 }), trace[i]!.id);
+  });
+
+  it('accepts a release sent between the worker’s fence read and its answer, refused', () => {
+    const lost = at('lost');
+    const fence: TraceEntry = {
+      id: '0-2',
+      kind: 'fence',
+      session: 's1',
+      worker: 'w1',
+      epoch: 1,
+      seen: { worker: 'w2', epoch: 2, phase: 'assigned' },
+    };
+    const fencedFirst = [...trace.slice(0, lost), fence, ...trace.slice(lost)];
+    const v = validateTrace(fencedFirst, run);
+    expect(v.rejection && describeRejection(v.rejection)).toBeUndefined();
+    // but not one of another input than the runtime's next
+    rejectedAt(
+      fencedFirst.map((e) => (e.id === trace[lost]!.id ? ({ ...e, seq: 5 } as TraceEntry) : e)),
+      trace[lost]!.id,
+    );
+  });
+
+  it('rejects a teardown of a runtime still current, unless its lease lapsed', () => {
+    const claim = at('claim', (e) => e.kind === 'claim' && e.worker === 'w2');
+    const teardown: TraceEntry = { id: '0-1', kind: 'teardown', session: 's1', worker: 'w2', epoch: 2 };
+    rejectedAt([...trace.slice(0, claim + 1), teardown, ...trace.slice(claim + 1)], '0-1');
+  });
+
+  it('rejects a commit refused where the spec admits it, and a claim found stale while current', () => {
+    const move = at('commit', (e) => e.kind === 'commit' && e.from !== '');
+    const entry = trace[move]!;
+    if (entry.kind !== 'commit') throw new Error('not a commit');
+    const refusal = (code: 'FULL' | 'NOT_LIVE' | 'CONFLICT'): TraceEntry => ({
+      id: entry.id,
+      kind: 'refused',
+      session: entry.session,
+      worker: entry.worker,
+      from: entry.from,
+      epoch: entry.epoch - 1,
+      code,
+    });
+    for (const code of ['FULL', 'CONFLICT'] as const) {
+      rejectedAt(
+        trace.map((e, k) => (k === move ? refusal(code) : e)),
+        entry.id,
+      );
+    }
+    // a lease may have run out unseen (LeaseExpire): what follows shows it did not
+    const notLive = validateTrace(
+      trace.map((e, k) => (k === move ? refusal('NOT_LIVE') : e)),
+      run,
+    );
+    expect(notLive.rejection?.index).toBeGreaterThan(move);
+    const claim = at('claim', (e) => e.kind === 'claim' && e.worker === 'w2');
+    rejectedAt(withEntry(claim, { outcome: 'stale' }), trace[claim]!.id);
+  });
+
+  it('names an id that is not the run’s', () => {
+    expect(() => validateTrace(trace, { ...run, workers: ['w1'] })).toThrow(
+      /worker w2, which is not one of the run's/,
+    );
+  });
+});

@@ -1,0 +1,114 @@
+/**
+ * Trace validation of randomized real runs (conformance/validate/): runs seeds S .. S+N-1, P at a time, each
+ * a fresh system of real processes on one private redis-server, and validates each run's trace against
+ * spec/DHSched.tla. One line per run; a rejected run prints the event, why, and the spec states it was
+ * tried from, and keeps its processes' logs. The last line is one JSON object: runs, events, accepted,
+ * share, errors (runs that could not be run or validated), the first failing seed (null if none), the
+ * trace's entries by kind and the seconds taken. Exit 1 unless every event is accepted and no run failed.
+ * Usage: node dist/scripts/trace-validate.js [--runs N] [--seed S] [--parallel P]
+ */
+import { randomInt } from 'node:crypto';
+import { Command, CommanderError, Option } from 'commander';
+import { z } from 'zod';
+import { type RunResult, runScenario, scenarioOf } from '../conformance/validate/runs.js';
+import { describeRejection } from '../conformance/validate/validate.js';
+import { startRedis } from '../impl/ops/redis-server.js';
+
+const Count = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+const Flags = z.object({
+  runs: Count(1, 1_000_000),
+  seed: Count(0, 2 ** 31 - 1).optional(),
+  parallel: Count(1, 16),
+});
+
+const program = new Command('trace-validate')
+  .description('validates the traces of randomized real runs against spec/DHSched.tla')
+  .addOption(new Option('--runs <n>', 'how many runs').default('20'))
+  .addOption(new Option('--seed <s>', 'the first run’s seed (default: random, printed)'))
+  .addOption(new Option('--parallel <p>', 'runs at a time').default('2'))
+  .allowExcessArguments(false)
+  .exitOverride();
+
+async function main(): Promise<number> {
+  try {
+    program.parse();
+  } catch (err) {
+    // commander has printed why; --help exits 0
+    return err instanceof CommanderError && err.exitCode === 0 ? 0 : 2;
+  }
+  const parsed = Flags.safeParse(program.opts());
+  if (!parsed.success) {
+    for (const i of parsed.error.issues)
+      process.stderr.write(`trace-validate: --${String(i.path[0])}: ${i.message}\n`);
+    return 2;
+  }
+  const { runs, parallel } = parsed.data;
+  const first = parsed.data.seed ?? randomInt(2 ** 31 - runs);
+  console.log(`trace validation: ${runs} runs from seed ${first}, ${parallel} at a time`);
+  const started = Date.now();
+  const redis = await startRedis();
+  /** errors: runs that could not be run or whose trace could not be read as one (named, and failing). */
+  const totals = { runs: 0, events: 0, accepted: 0, errors: 0 };
+  /** Trace entries by kind, over every run: what the runs exercised. */
+  const kinds: Record<string, number> = {};
+  let firstFailingSeed: number | null = null;
+  let next = 0;
+  const lane = async () => {
+    for (let k = next++; k < runs; k = next++) {
+      const seed = first + k;
+      const failed = () => {
+        if (firstFailingSeed === null || seed < firstFailingSeed) firstFailingSeed = seed;
+      };
+      let r: RunResult;
+      try {
+        r = await runScenario(`redis://${redis.host}:${redis.port}`, scenarioOf(seed), `tv${seed}`);
+      } catch (err) {
+        totals.errors++;
+        failed();
+        console.log(`seed ${seed}: error: ${err instanceof Error ? err.message : String(err)}`);
+        continue;
+      }
+      const v = r.verdict;
+      totals.runs++;
+      totals.events += v.events;
+      totals.accepted += v.accepted;
+      for (const e of r.trace) kinds[e.kind] = (kinds[e.kind] ?? 0) + 1;
+      console.log(
+        `seed ${seed}: ${v.accepted}/${v.events} events accepted, ${v.hidden} hidden steps, ${v.widest} states at most, ` +
+          `${r.failedCalls} client calls refused, ${r.seconds.toFixed(1)} s`,
+      );
+      if (v.rejection) {
+        failed();
+        console.log(describeRejection(v.rejection));
+        console.log(`  scenario: ${JSON.stringify(r.scenario)}`);
+        console.log(`  logs: ${r.logDir}`);
+      }
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.min(parallel, runs) }, lane));
+  } finally {
+    await redis.stop();
+  }
+  const share = totals.events === 0 ? 1 : totals.accepted / totals.events;
+  console.log(
+    JSON.stringify({
+      ...totals,
+      share,
+      firstFailingSeed,
+      kinds,
+      seconds: Math.round((Date.now() - started) / 1000),
+    }),
+  );
+  return totals.accepted === totals.events && totals.errors === 0 ? 0 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(
+      `trace-validate: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+    );
+    process.exit(1);
+  },
+);
