@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RedisServer, startRedis } from '../../impl/ops/redis-server.js';
 import * as steps from '../../impl/store/steps.js';
 import type { TraceEntry } from '../../impl/store/steps.js';
-import { TTL, inCell } from '../../impl/test-support/cell.js';
+import { TTL, inCell, refusal } from '../../impl/test-support/cell.js';
 import { newCell, useStore } from '../../impl/test-support/redis.js';
 import { type Scenario, runScenario, scenarios } from './runs.js';
 import { type RunInfo, describeRejection, validateTrace } from './validate.js';
@@ -72,7 +72,7 @@ describe('the validator', () => {
   const run: RunInfo = { sessions: ['s1'], workers: ['w1', 'w2'], capacity: 2 };
   let trace: TraceEntry[] = [];
 
-  /** A behaviour driven through the store's scripts: create, inputs, a move with a stale release refused, a close. */
+  /** A behaviour driven through the store's scripts: create, inputs, a move, a stale release refused, a close, a lapse. */
   beforeAll(async () => {
     const { store } = f;
     const cell = newCell();
@@ -91,14 +91,14 @@ describe('the validator', () => {
     await c.release('w1', 's1', 1, 2);
     await steps.readGen(store, { cell, session: 's1', tracedAs: 'plan' });
     await c.move('s1', ['w1', 1], 'w2', T0);
-    await c.release('w1', 's1', 1, 3).catch(() => undefined); // refused: lost authority
+    expect(await refusal(c.release('w1', 's1', 1, 3))).toBe('LOST_AUTHORITY');
     await c.teardown('w1', 's1', 1);
     await c.claim('w2', 's1', 2);
     await steps.readRelease(store, { cell, session: 's1', tracedAs: { worker: 'w2', epoch: 2 } });
     await c.append('s1', 'r3');
     await c.release('w2', 's1', 2, 3);
     await c.close('s1');
-    await c.renew('w1', 1, T0 + TTL).catch(() => undefined); // refused: its lease lapsed
+    expect(await refusal(c.renew('w1', 1, T0 + TTL))).toBe('NOT_LIVE');
     await c.register('w1', 2, T0 + TTL);
     trace = await steps.readTrace(store, { cell });
   });
@@ -117,7 +117,7 @@ describe('the validator', () => {
     return v.rejection!;
   };
 
-  it('accepts the store’s own trace, with the hidden steps it needs (LeaseExpire before Register)', () => {
+  it('accepts the store’s own trace, with the hidden step it needs (LeaseExpire before the lapse)', () => {
     const v = validateTrace(trace, run);
     expect(v.rejection && describeRejection(v.rejection)).toBeUndefined();
     expect(v.accepted).toBe(v.events);
