@@ -47,6 +47,7 @@
  * either fails, it sends the commit, and the comparison checks that the store refuses it.
  */
 import { silentLogger } from '../impl/common/log.js';
+import { isStale, releasesInContext } from '../impl/ops/history.js';
 import { DispatchCore, type Plan } from '../impl/dispatch/core.js';
 import { LoadView } from '../impl/dispatch/load-view.js';
 import type { Notifier } from '../impl/dispatch/notifier.js';
@@ -56,10 +57,11 @@ import { Protocol } from '../impl/store/schema.js';
 import { cellKeys } from '../impl/store/keys.js';
 import { type RedisClient, type ScriptCall, readReply, scripts } from '../impl/store/scripts.js';
 import * as steps from '../impl/store/steps.js';
-import { type ControllerSnapshot, InferController } from '../gpu-worker/controller.js';
+import { type ControllerSnapshot, InferController, WorkEntry } from '../gpu-worker/controller.js';
 import { MediaSink } from '../gpu-worker/media/sink.js';
 import { cpuReference, decodePayload } from '../gpu-worker/runtime/cpu-reference.js';
 import type { Input, MediaFrame } from '../gpu-worker/runtime/pipeline.js';
+import { commitRefusal } from './admission.js';
 import { type Edge, type SpecState, setOf } from './graph.js';
 
 /** The model's constants the adapter needs (from its .cfg). */
@@ -302,23 +304,15 @@ export class Adapter {
       const named = this.model.sessions.filter((s) => gen[s]!.w === w && live(s));
       if (lease[w] !== 'expired' || named.length === 0) continue;
       // a new incarnation's start: production's registration (refused, it throws: `autonomous` is off)
-      const registered = await this.controllerOf(w, [])
-        .start()
-        .then(
-          () => true,
-          () => false,
-        );
+      const registered = await succeeds(this.controllerOf(w, []).start());
       if (registered) throw new StepRefused(`${w} registered again while ${named.join(', ')} still names it`);
     }
     for (const s of this.model.sessions) {
       const ph = gen[s]!.ph;
       if (live(s)) continue;
-      const accepted = await this.anyReplica()
-        .pushText(this.cell, s, 'r0', 'Not for this session.')
-        .then(
-          () => true,
-          () => false,
-        );
+      const accepted = await succeeds(
+        this.anyReplica().pushText(this.cell, s, 'r0', 'Not for this session.'),
+      );
       if (accepted)
         throw new StepRefused(`a PushText to ${s} (phase ${ph}) was accepted; the spec enables none`);
     }
@@ -367,25 +361,14 @@ export class Adapter {
     const views = calls.worker.map((c) => readReply(c, reply(i++)));
     const logs = sessions.map(() => (reply(i++) as string[]).map((id) => Number(id.slice(1))));
     this.streams = new Map(workers.map((w) => [w, reply(i++) as [string, string[]][]]));
-    const audit = auditEntries(reply(i++) as [string, string[]][]);
-
-    // the history: commits name the current generation, closes end it; a release is stale unless current
-    const current = new Map<string, { w: string; e: number; live: boolean }>();
+    const audit = steps.auditOf(reply(i++) as [string, string[]][]);
     const sent = new Map<string, [string, number][]>(workers.map((w) => [w, []]));
+    for (const a of audit) if (a.kind === 'commit') sent.get(a.worker)?.push([a.session, a.epoch]);
     const rels = new Map<string, { e: number; seq: number; stale: boolean; w: string }[]>(
       sessions.map((s) => [s, []]),
     );
-    for (const a of audit) {
-      if (a.kind === 'commit') {
-        current.set(a.session, { w: a.worker, e: a.epoch, live: true });
-        sent.get(a.worker)?.push([a.session, a.epoch]);
-      } else if (a.kind === 'close') {
-        current.set(a.session, { w: a.worker, e: a.epoch, live: false });
-      } else {
-        const g = current.get(a.session);
-        const stale = !(g && g.live && g.w === a.worker && g.e === a.epoch);
-        rels.get(a.session)?.push({ e: a.epoch, seq: a.seq, stale, w: a.worker });
-      }
+    for (const { release: r, current } of releasesInContext(audit)) {
+      rels.get(r.session)?.push({ e: r.epoch, seq: r.seq, stale: isStale(r, current), w: r.worker });
     }
     const media = new Map(this.sink.stats().map((m) => [m.session, m.epoch]));
     const perSession = <T>(f: (s: string, i: number) => T) =>
@@ -442,15 +425,16 @@ export class Adapter {
 
   /** The spec's GuardHolds(op) /\ Admits(op.to) on a state of the spec's shape. */
   private wouldCommit(plan: Plan, state: SpecState): boolean {
-    const gen = (state['gen'] as Record<string, { e: number; ph: string; w: string }>)[plan.session]!;
-    const live = gen.ph === 'assigned' || gen.ph === 'claimed';
-    const guard = plan.from
-      ? live && gen.w === plan.from.worker && gen.e === plan.from.epoch
-      : gen.ph === 'none';
-    const lease = (state['lease'] as Record<string, string>)[plan.target];
-    const draining = (state['draining'] as string[]).includes(plan.target);
-    const tokens = (state['tokens'] as Record<string, unknown[]>)[plan.target]!.length;
-    return guard && lease === 'live' && !draining && tokens < this.model.cap;
+    const at = <T>(v: string, k: string) => (state[v] as Record<string, T>)[k]!;
+    const refusal = commitRefusal({
+      gen: at<{ w: string; e: number; ph: string }>('gen', plan.session),
+      from: plan.from && { w: plan.from.worker, e: plan.from.epoch },
+      lease: at<string>('lease', plan.target),
+      draining: (state['draining'] as string[]).includes(plan.target),
+      tokens: at<unknown[]>('tokens', plan.target).length,
+      cap: this.model.cap,
+    });
+    return refusal === undefined;
   }
 
   /** The adapter's whole state, to `restore` it later (only between steps). */
@@ -750,35 +734,17 @@ function tokenPair(t: string): [string, number] {
  * The cell's audit stream (XRANGE rows) as steps.readAudit reads it; parsed here so that the read-back
  * stays one round trip.
  */
-function auditEntries(rows: [string, string[]][]): steps.AuditEntry[] {
-  return rows.map(([id, fields]) => {
-    const f = new Map<string, string>();
-    for (let j = 0; j + 1 < fields.length; j += 2) f.set(fields[j]!, fields[j + 1]!);
-    const session = f.get('s') ?? '';
-    const worker = f.get('w') ?? '';
-    const epoch = Number(f.get('e'));
-    switch (f.get('k')) {
-      case 'commit':
-        return { id, kind: 'commit', session, worker, epoch, from: f.get('from') ?? '' };
-      case 'close':
-        return { id, kind: 'close', session, worker, epoch };
-      case 'release':
-        return { id, kind: 'release', session, worker, epoch, seq: Number(f.get('q')) };
-      default:
-        throw new Error(`audit entry ${id} of an unknown kind: ${fields.join(' ')}`);
-    }
-  });
-}
+/** Whether the request was taken rather than refused. */
+const succeeds = (request: Promise<unknown>): Promise<boolean> =>
+  request.then(
+    () => true,
+    () => false,
+  );
 
 /** The assignment entries (fields s, e) of a work stream: [id, s, e]. */
 function assignments(rows: [string, string[]][]): [string, string, number][] {
-  const out: [string, string, number][] = [];
-  for (const [id, fields] of rows) {
-    const f = new Map<string, string>();
-    for (let j = 0; j + 1 < fields.length; j += 2) f.set(fields[j]!, fields[j + 1]!);
-    const s = f.get('s');
-    const e = f.get('e');
-    if (s !== undefined && e !== undefined) out.push([id, s, Number(e)]);
-  }
-  return out;
+  return rows.flatMap(([id, fields]): [string, string, number][] => {
+    const entry = WorkEntry.safeParse(steps.streamFields(fields));
+    return entry.success && 'e' in entry.data ? [[id, entry.data.s, entry.data.e]] : [];
+  });
 }

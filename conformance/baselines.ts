@@ -13,7 +13,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { runCheck } from '../tlcts/src/check/run.js';
-import { itfValue, labelText } from '../tlcts/src/output/format.js';
 import { adapterModel } from './adapter.js';
 import {
   type ConformanceModel,
@@ -21,9 +20,10 @@ import {
   type SpecState,
   type StateGraph,
   conformanceDir,
+  edgeOf,
   modelConstants,
-  plain,
   stateGraph,
+  stateOf,
 } from './graph.js';
 import type { Replay } from './replay.js';
 
@@ -74,20 +74,8 @@ export function counterexample(model: ConformanceModel): Replay {
   if (result.verdict !== 'invariant violated' || result.violated !== 'NoStaleRelease' || !result.trace) {
     throw new Error(`${model.name}: expected NoStaleRelease to be violated, got ${result.verdict}`);
   }
-  const vars = [...loaded!.vars];
-  const states = result.trace.map((t) =>
-    Object.fromEntries(vars.map((v, i) => [v, plain(itfValue(t.state[i]!))])),
-  );
-  const edges = result.trace.slice(1).map((t, i): Edge => {
-    const label = t.action!;
-    return {
-      from: i,
-      to: i + 1,
-      label: labelText(label),
-      action: label.name,
-      params: Object.fromEntries(label.params.map(([n, v]) => [n, plain(itfValue(v))])),
-    };
-  });
+  const states = result.trace.map((t) => stateOf(loaded!.vars, t.state));
+  const edges = result.trace.slice(1).map((t, i) => edgeOf(i, i + 1, t.action!));
   return pathReplay(model, `the counterexample of spec/${path.basename(model.cfg)}`, states, edges);
 }
 

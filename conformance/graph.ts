@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { parseCfg } from '../tlcts/src/cfg/parse.js';
 import type { CfgValue } from '../tlcts/src/cfg/types.js';
+import type { StepLabel } from '../tlcts/src/check/explore.js';
 import { runCheck } from '../tlcts/src/check/run.js';
 import { itfValue, labelText } from '../tlcts/src/output/format.js';
 import type { Value } from '../tlcts/src/values/value.js';
@@ -125,7 +126,23 @@ export function modelConstants(model: ConformanceModel): Record<string, unknown>
   );
 }
 
-const toPlain = (v: Value) => plain(itfValue(v));
+/** A checker value as canonical plain JSON. */
+export const toPlain = (v: Value) => plain(itfValue(v));
+
+/** A checker state (its variables' values in `vars` order) as a spec state of plain JSON. */
+export const stateOf = (vars: readonly string[], values: Value[]): SpecState =>
+  Object.fromEntries(vars.map((v, i) => [v, toPlain(values[i]!)]));
+
+/** The edge of a labelled step, its parameters as plain JSON. */
+export function edgeOf(from: number, to: number, label: StepLabel): Edge {
+  return {
+    from,
+    to,
+    label: labelText(label),
+    action: label.name,
+    params: Object.fromEntries(label.params.map(([n, v]) => [n, toPlain(v)])),
+  };
+}
 
 export function stateGraph(model: ConformanceModel): StateGraph {
   const raw: Value[][] = [];
@@ -144,13 +161,7 @@ export function stateGraph(model: ConformanceModel): StateGraph {
       const key = `${from} ${to} ${text}`;
       if (seen.has(key)) return;
       seen.add(key);
-      edges.push({
-        from,
-        to,
-        label: text,
-        action: label.name,
-        params: Object.fromEntries(label.params.map(([n, v]) => [n, toPlain(v)])),
-      });
+      edges.push(edgeOf(from, to, label));
     },
   });
   if (result.verdict !== 'success' || !loaded) {
@@ -159,7 +170,7 @@ export function stateGraph(model: ConformanceModel): StateGraph {
     );
   }
   const vars = [...loaded.vars];
-  const states = raw.map((s) => Object.fromEntries(vars.map((v, i) => [v, toPlain(s[i]!)])));
+  const states = raw.map((s) => stateOf(vars, s));
   const out: number[][] = states.map(() => []);
   edges.forEach((e, i) => out[e.from]!.push(i));
   for (const list of out) {

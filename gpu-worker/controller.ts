@@ -133,7 +133,7 @@ const backoffMs = (failures: number) => Math.min(100 * 2 ** failures, 2000);
 
 const Count = z.coerce.number().int().positive();
 /** A work stream entry: an assignment (s, e) or an appended input (s, q). */
-const WorkEntry = z.union([z.object({ s: Id, e: Count }), z.object({ s: Id, q: Count })]);
+export const WorkEntry = z.union([z.object({ s: Id, e: Count }), z.object({ s: Id, q: Count })]);
 
 /** One incarnation of the worker, from its registration until its lease is lost or it stops. */
 interface Life {
@@ -640,9 +640,7 @@ export class InferController {
   async takeWork(entries: [id: string, fields: string[]][]): Promise<void> {
     const starts: Promise<RuntimeReply>[] = [];
     for (const [id, fields] of entries) {
-      const entry = WorkEntry.safeParse(
-        Object.fromEntries(fields.flatMap((v, i) => (i % 2 === 0 ? [[v, fields[i + 1]]] : []))),
-      );
+      const entry = WorkEntry.safeParse(steps.streamFields(fields));
       if (!entry.success) this.log.warn({ id, fields }, 'malformed work stream entry skipped');
       else if ('e' in entry.data) starts.push(this.startRuntime(entry.data.s, entry.data.e));
       else this.deliver(entry.data.s, entry.data.q);

@@ -11,10 +11,9 @@ import path from 'node:path';
 import { loadModel, type Model } from '../../tlcts/src/check/model.js';
 import { makeHost } from '../../tlcts/src/check/run.js';
 import { Frame, ROOT_FRAME, type ActClosure } from '../../tlcts/src/eval/runtime.js';
-import { itfValue } from '../../tlcts/src/output/format.js';
 import type { Expr, Loc } from '../../tlcts/src/syntax/ast.js';
 import { fingerprintValues, modelValue, type Value } from '../../tlcts/src/values/value.js';
-import { conformanceDir, plain } from '../graph.js';
+import { conformanceDir, toPlain } from '../graph.js';
 
 const specFile = path.join(conformanceDir, '../spec/DHSched.tla');
 
@@ -155,7 +154,7 @@ export class SpecModel {
     if (i === undefined) throw new Error(`the spec has no variable ${variable}`);
     let cache = this.views.get(s);
     if (!cache) this.views.set(s, (cache = new Map()));
-    if (!cache.has(i)) cache.set(i, plain(itfValue(s[i]!)));
+    if (!cache.has(i)) cache.set(i, toPlain(s[i]!));
     return cache.get(i);
   }
 

@@ -19,6 +19,7 @@
  * is guarded by; each begun operation holds a Dispatch replica of the model until its commit.
  */
 import type { AdmissionRefusal, SeenGeneration, TraceEntry } from '../../impl/store/steps.js';
+import { commitRefusal } from '../admission.js';
 import { canonical } from '../graph.js';
 import { type ActionName, type Arg, type RunConstants, SpecModel, type State } from './spec.js';
 
@@ -158,20 +159,18 @@ interface Op {
  */
 function refusedFor(op: Op, m: Look, cap: number): string | undefined {
   const g = m.gen(op.session);
-  const guard = op.from === null ? g.ph === 'none' : LIVE.has(g.ph) && g.w === op.from.w && g.e === op.from.e;
   const w = op.target;
-  const live = m.lease(w) === 'live';
   const draining = m.draining().includes(w);
-  const full = m.tokens(w).length >= cap;
-  const saw = {
-    CONFLICT: !guard,
-    // every worker of the run registered before its trace began
-    UNKNOWN_WORKER: false,
-    NOT_LIVE: guard && !live,
-    DRAINING: guard && live && draining,
-    FULL: guard && live && !draining && full,
-  }[op.refusal!];
-  return saw
+  const refusal = commitRefusal({
+    gen: g,
+    from: op.from,
+    lease: m.lease(w),
+    draining,
+    tokens: m.tokens(w).length,
+    cap,
+  });
+  // every worker of the run registered before its trace began: never UNKNOWN_WORKER
+  return refusal === op.refusal
     ? undefined
     : `the store refused it ${op.refusal}; the spec has gen[${op.session}] = ${show(g)}, lease[${w}] ${m.lease(w)}, ` +
         `${draining ? '' : 'not '}draining, ${m.tokens(w).length} of ${cap} tokens`;

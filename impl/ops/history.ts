@@ -20,30 +20,36 @@ export interface HistorySummary {
   violations: Violation[];
 }
 
+type Release = Extract<AuditEntry, { kind: 'release' }>;
+type Owner = { worker: string; epoch: number };
+
+/** Each release of the history with the generation current when the store ran it (none once closed). */
+export function releasesInContext(audit: AuditEntry[]): { release: Release; current: Owner | undefined }[] {
+  const current = new Map<string, Owner>();
+  const out: { release: Release; current: Owner | undefined }[] = [];
+  for (const a of audit) {
+    if (a.kind === 'commit') current.set(a.session, { worker: a.worker, epoch: a.epoch });
+    else if (a.kind === 'close') current.delete(a.session);
+    else out.push({ release: a, current: current.get(a.session) });
+  }
+  return out;
+}
+
+/** A release by a generation other than the current one (NoStaleRelease). */
+export const isStale = (r: Release, current: Owner | undefined): boolean =>
+  !current || current.worker !== r.worker || current.epoch !== r.epoch;
+
 /** `appended`: per session, how many inputs were appended; each must have been released. */
 export function checkHistory(
   audit: AuditEntry[],
   appended: ReadonlyMap<string, number> = new Map(),
 ): HistorySummary {
-  const current = new Map<string, { worker: string; epoch: number }>();
   const released = new Map<string, number>();
   const violations: Violation[] = [];
-  let commits = 0;
-  let releases = 0;
-  for (const a of audit) {
-    if (a.kind === 'commit') {
-      commits++;
-      current.set(a.session, { worker: a.worker, epoch: a.epoch });
-      continue;
-    }
-    if (a.kind === 'close') {
-      current.delete(a.session);
-      continue;
-    }
-    releases++;
-    const gen = current.get(a.session);
+  const judged = releasesInContext(audit);
+  for (const { release: a, current: gen } of judged) {
     const by = `${a.worker}@${a.epoch}`;
-    if (!gen || gen.worker !== a.worker || gen.epoch !== a.epoch) {
+    if (isStale(a, gen)) {
       const now = gen ? `${gen.worker}@${gen.epoch}` : 'none';
       violations.push({
         kind: 'stale-release',
@@ -66,5 +72,6 @@ export function checkHistory(
       violations.push({ kind: 'unreleased', session, seq, detail: `released up to ${last} of ${n}` });
     }
   }
-  return { commits, releases, violations };
+  const commits = audit.filter((a) => a.kind === 'commit').length;
+  return { commits, releases: judged.length, violations };
 }

@@ -642,8 +642,13 @@ function seenOf(f: { gw?: string; ge?: number; gph?: Phase }): SeenGeneration {
   return { worker: f.gw, epoch: f.ge, phase: f.gph };
 }
 
+/** A stream entry's flat field list, as XRANGE and XREAD return it, as an object. */
+export function streamFields(flat: string[]): Record<string, string | undefined> {
+  return Object.fromEntries(flat.flatMap((v, k) => (k % 2 ? [] : [[v, flat[k + 1]]])));
+}
+
 function traceEntry(id: string, flat: string[]): TraceEntry {
-  const fields = Object.fromEntries(flat.flatMap((v, k) => (k % 2 ? [] : [[v, flat[k + 1]]])));
+  const fields = streamFields(flat);
   const parsed = TraceFields.safeParse(fields);
   if (!parsed.success) {
     const why = parsed.error.issues.map((i) => `${i.path.join('.') || 'entry'}: ${i.message}`).join('; ');
@@ -699,6 +704,11 @@ export async function readTrace(
 
 const isAudited = (e: TraceEntry): e is AuditEntry =>
   e.kind === 'commit' || e.kind === 'close' || e.kind === 'release';
+
+/** The commits, closes and releases of audit stream entries as XRANGE returns them. */
+export function auditOf(rows: [id: string, fields: string[]][]): AuditEntry[] {
+  return rows.map(([id, flat]) => traceEntry(id, flat)).filter(isAudited);
+}
 
 /** The history in the cell's audit stream after `afterId`: its commits, closes and releases, in order. */
 export async function readAudit(
