@@ -4,7 +4,7 @@
  * state that has one; a trace ends at `maxSteps` steps, or where nothing uncovered is reachable, and the
  * next starts again from an initial state. Deterministic: the same graph gives the same traces.
  */
-import type { Edge, StateGraph } from './graph.js';
+import type { StateGraph } from './graph.js';
 
 /** A trace: its initial state and, per step, the index of the edge taken among the current state's out-edges. */
 export interface Trace {
@@ -90,15 +90,15 @@ export function coverEdges(g: StateGraph, maxSteps = 400): Trace[] {
   return traces;
 }
 
-/** The edges a trace takes; throws if a step names no out-edge of its state. */
-export function traceEdges(g: StateGraph, trace: Trace): Edge[] {
+/** The edges (indices into g.edges) a trace takes; throws if a step names no out-edge of its state. */
+export function traceEdges(g: StateGraph, trace: Trace): number[] {
   if (!g.initial.includes(trace.start)) throw new Error(`state ${trace.start} is not initial`);
-  const out: Edge[] = [];
+  const out: number[] = [];
   let at = trace.start;
   for (const [k, pos] of trace.steps.entries()) {
     const e = g.out[at]?.[pos];
     if (e === undefined) throw new Error(`step ${k + 1}: state ${at} has no out-edge ${pos}`);
-    out.push(g.edges[e]!);
+    out.push(e);
     at = g.edges[e]!.to;
   }
   return out;
@@ -114,12 +114,11 @@ export interface Coverage {
 
 /** What the traces cover of the graph: states, edges and edges per action. */
 export function coverage(g: StateGraph, traces: Trace[]): Coverage {
-  const edgeIndex = new Map(g.edges.map((e, i) => [e, i]));
   const seenEdges = new Set<number>();
   let steps = 0;
   for (const t of traces) {
     for (const e of traceEdges(g, t)) {
-      seenEdges.add(edgeIndex.get(e)!);
+      seenEdges.add(e);
       steps++;
     }
   }

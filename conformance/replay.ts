@@ -15,7 +15,7 @@ import { Redis } from 'ioredis';
 import { startRedis } from '../impl/ops/redis-server.js';
 import { type Store, openStore } from '../impl/store/steps.js';
 import { Adapter, type AdapterModel, StepRefused, adapterModel } from './adapter.js';
-import type { Trace } from './cover.js';
+import { type Trace, traceEdges } from './cover.js';
 import { type TracesFile, tracesPath } from './generate.js';
 import {
   type ConformanceModel,
@@ -211,14 +211,9 @@ export async function replayTrace(
     });
     tally.setupMs += performance.now() - t;
     const path: string[] = [];
-    let state = trace.start;
-    for (const [k, pos] of trace.steps.entries()) {
-      const edgeIndex = g.out[state]?.[pos];
-      if (edgeIndex === undefined)
-        throw new Error(`${r.model.name} trace ${index}: state ${state} has no out-edge ${pos}`);
+    for (const [k, edgeIndex] of edgesOf(r, index).entries()) {
       path.push(g.edges[edgeIndex]!.label);
       await takeStep(r, adapter, edgeIndex, { trace: index, step: k + 1, label: path.at(-1)!, path }, tally);
-      state = g.edges[edgeIndex]!.to;
     }
     tally.traces++;
     tally.traceSteps += trace.steps.length;
@@ -239,22 +234,28 @@ interface Node {
   children: Map<number, Node>;
 }
 
+/** The edges trace `i` of the replay takes. */
+function edgesOf(r: Replay, i: number): number[] {
+  try {
+    return traceEdges(r.graph, r.traces[i]!);
+  } catch (err) {
+    throw new Error(`${r.model.name} trace ${i}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
 /** The prefix tree of traces [from, to): one root per initial state. */
 function prefixTree(r: Replay, from: number, to: number): Node[] {
   const g = r.graph;
   const roots = new Map<number, Node>();
   for (let i = from; i < to; i++) {
     const trace = r.traces[i]!;
-    let node = roots.get(trace.start);
+    let node: Node | undefined = roots.get(trace.start);
     if (!node) {
       node = { state: trace.start, edge: undefined, trace: i, step: 0, children: new Map() };
       roots.set(trace.start, node);
     }
-    for (const [k, pos] of trace.steps.entries()) {
-      const edge: number | undefined = g.out[node.state]?.[pos];
-      if (edge === undefined)
-        throw new Error(`${r.model.name} trace ${i}: state ${node.state} has no out-edge ${pos}`);
-      let child = node.children.get(edge);
+    for (const [k, edge] of edgesOf(r, i).entries()) {
+      let child: Node | undefined = node.children.get(edge);
       if (!child) {
         child = { state: g.edges[edge]!.to, edge, trace: i, step: k + 1, children: new Map() };
         node.children.set(edge, child);
