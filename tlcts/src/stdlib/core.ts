@@ -225,6 +225,55 @@ export function asSetEnum(v: Value): FiniteSet | null {
   return isEnumerable(v) && v.isFinite() ? v.normalized() : null;
 }
 
+/** The values of f, in the order of its keys. */
+export function valuesOf(f: ExplicitFcn): Value[] {
+  return Array.from({ length: f.size() }, (_, i) => f.valAt(i));
+}
+
+/**
+ * Calls fn with each k-element selection of elems (k <= elems.length), in lexicographic order of
+ * positions; false when fn asked to stop.
+ */
+export function forEachCombination(
+  elems: readonly Value[],
+  k: number,
+  fn: (picked: Value[]) => void | boolean,
+): boolean {
+  const n = elems.length;
+  const idx = Array.from({ length: k }, (_, i) => i);
+  for (;;) {
+    if (fn(idx.map((i) => elems[i]!)) === false) return false;
+    let i = k - 1;
+    while (i >= 0 && idx[i] === n - k + i) i--;
+    if (i < 0) return true;
+    idx[i]!++;
+    for (let j = i + 1; j < k; j++) idx[j] = idx[j - 1]! + 1;
+  }
+}
+
+/** The orderings of elems, in lexicographic order of their positions (TLC's Permutations order). */
+export function permutations(elems: readonly Value[]): Value[][] {
+  const out: Value[][] = [];
+  const used = elems.map(() => false);
+  const chosen: Value[] = [];
+  const extend = (): void => {
+    if (chosen.length === elems.length) {
+      out.push(chosen.slice());
+      return;
+    }
+    for (let i = 0; i < elems.length; i++) {
+      if (used[i]) continue;
+      used[i] = true;
+      chosen.push(elems[i]!);
+      extend();
+      chosen.pop();
+      used[i] = false;
+    }
+  };
+  extend();
+  return out;
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Lazily evaluated sets
 
@@ -255,7 +304,7 @@ class OpSet extends LazySet {
 }
 
 /** Feeds the elements of s to fn; false when fn asked to stop. */
-function feed(s: SetValue, fn: (v: Value) => void | boolean): boolean {
+export function feed(s: SetValue, fn: (v: Value) => void | boolean): boolean {
   let more = true;
   s.forEach((v) => {
     if (fn(v) === false) return (more = false);
@@ -294,18 +343,9 @@ export function powerSet(base: Value): SetValue {
     },
     (fn) => {
       const elems = baseElems();
-      const n = elems.length;
       if (fn(EMPTY_SET) === false) return;
-      for (let k = 1; k <= n; k++) {
-        const idx = Array.from({ length: k }, (_, i) => i);
-        for (;;) {
-          if (fn(new FiniteSet(idx.map((i) => elems[i]!))) === false) return;
-          let i = k - 1;
-          while (i >= 0 && idx[i] === n - k + i) i--;
-          if (i < 0) break;
-          idx[i]!++;
-          for (let j = i + 1; j < k; j++) idx[j] = idx[j - 1]! + 1;
-        }
+      for (let k = 1; k <= elems.length; k++) {
+        if (!forEachCombination(elems, k, (picked) => fn(new FiniteSet(picked)))) return;
       }
     },
     () => isFiniteValue(base),

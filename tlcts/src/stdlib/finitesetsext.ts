@@ -13,6 +13,7 @@ import {
   asSetEnum,
   bigUnion,
   defineModule,
+  forEachCombination,
   isEnumerable,
   setCup,
   setDiff,
@@ -49,19 +50,11 @@ function kSubset(k: Value, s: Value): SetValue {
   const set = asSetEnum(s);
   if (set === null) throw argError('second', 'kSubset', 'set', s);
   if (typeof k !== 'number') throw argError('first', 'kSubset', 'natural number', k);
-  const elems = set.elems;
-  const n = elems.length;
-  if (k < 0 || k > n) return EMPTY_SET;
+  if (k < 0 || k > set.elems.length) return EMPTY_SET;
   const out: FiniteSet[] = [];
-  const idx = Array.from({ length: k }, (_, i) => i);
-  for (;;) {
-    out.push(new FiniteSet(idx.map((i) => elems[i]!)));
-    let i = k - 1;
-    while (i >= 0 && idx[i] === n - k + i) i--;
-    if (i < 0) break;
-    idx[i]!++;
-    for (let j = i + 1; j < k; j++) idx[j] = idx[j - 1]! + 1;
-  }
+  forEachCombination(set.elems, k, (picked) => {
+    out.push(new FiniteSet(picked));
+  });
   // Same-size combinations of a sorted set, in lexicographic order, are already in set order.
   return new FiniteSet(out);
 }

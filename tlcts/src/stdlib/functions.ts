@@ -20,13 +20,13 @@ import {
   isSubsetEq,
   oneArgError,
   setCap,
+  valuesOf,
 } from './core.js';
 import { apply, asSet, elementsOf, explicitFcn, fcnOver, noChoice, truth } from './ops.js';
 
 /** Range(f) == { f[x] : x \in DOMAIN f }. */
 export function range(f: Value): SetValue {
-  const g = explicitFcn(f);
-  return setOf(Array.from({ length: g.size() }, (_, i) => g.valAt(i)));
+  return setOf(valuesOf(explicitFcn(f)));
 }
 
 /** Restrict(f, S) == [x \in S |-> f[x]]. */
@@ -34,9 +34,9 @@ function restrict(f: Value, s: Value): FcnValue {
   return fcnOver(s, (x) => apply(f, x));
 }
 
-/** The elements x of DOMAIN f with keep(x). */
-function domainWhere(f: Value, keep: (x: Value) => boolean): SetValue {
-  return setOf(elementsOf(domainOf(f)).filter(keep));
+/** Restrict(f, {x \in DOMAIN f : keep(x)}). */
+function restrictWhere(f: Value, keep: (x: Value) => boolean): FcnValue {
+  return restrict(f, setOf(elementsOf(domainOf(f)).filter(keep)));
 }
 
 function isRestriction(narrow: Value, wide: Value): boolean {
@@ -128,23 +128,14 @@ export const FUNCTIONS: BuiltinModule = defineModule('Functions', ['Folds'], {
   RestrictDomain: {
     arity: 2,
     opParams: [1],
-    fn: (a, _h, c) => {
-      const f = a[0] as Value;
-      return restrict(
-        f,
-        domainWhere(f, (x) => truth((a[1] as OpValue)([x], c))),
-      );
-    },
+    fn: (a, _h, c) => restrictWhere(a[0] as Value, (x) => truth((a[1] as OpValue)([x], c))),
   },
   RestrictValues: {
     arity: 2,
     opParams: [1],
     fn: (a, _h, c) => {
       const f = a[0] as Value;
-      return restrict(
-        f,
-        domainWhere(f, (x) => truth((a[1] as OpValue)([apply(f, x)], c))),
-      );
+      return restrictWhere(f, (x) => truth((a[1] as OpValue)([apply(f, x)], c)));
     },
   },
   IsRestriction: { arity: 2, fn: (a) => isRestriction(a[0] as Value, a[1] as Value) },

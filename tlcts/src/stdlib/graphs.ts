@@ -33,26 +33,25 @@ import {
   setCap,
   setCup,
 } from './core.js';
-import { apply, asSet, elementsOf, pairFcn, select } from './ops.js';
+import { apply, asSet, closeTransitively, elementsOf, pairFcn, select } from './ops.js';
 import { seqSet } from './sequences.js';
 
 const nodesOf = (g: Value): Value => select(g, 'node');
 const edgesOf = (g: Value): Value => select(g, 'edge');
 const pair = (x: Value, y: Value): Tuple => new Tuple([x, y]);
 
+/** [node |-> nodes, edge |-> edges]. */
+function graphRecord(nodes: Value, edges: Value): Value {
+  return recordOf([
+    { name: 'node', value: nodes },
+    { name: 'edge', value: edges },
+  ]);
+}
+
 function isDirectedGraph(g: Value): boolean {
   const nodes = nodesOf(g);
   const edges = edgesOf(g);
-  if (
-    !equals(
-      g,
-      recordOf([
-        { name: 'node', value: nodes },
-        { name: 'edge', value: edges },
-      ]),
-    )
-  )
-    return false;
+  if (!equals(g, graphRecord(nodes, edges))) return false;
   return isSubsetEq(edges, productOf([asSet(nodes), asSet(nodes)]));
 }
 
@@ -62,12 +61,7 @@ function directedSubgraphs(g: Value): SetValue {
   const out: Value[] = [];
   powerSet(nodesOf(g)).forEach((n) => {
     powerSet(setCap(edges, productOf([n as SetValue, n as SetValue]))).forEach((e) => {
-      out.push(
-        recordOf([
-          { name: 'node', value: n },
-          { name: 'edge', value: e },
-        ]),
-      );
+      out.push(graphRecord(n, e));
     });
   });
   return setOf(out);
@@ -109,24 +103,24 @@ function graphArg(op: string, nth: string, v: Value): Graph {
   if (!(g instanceof Rcd)) throw bad('with a node and an edge field');
   const nodeSet = g.get('node');
   const edgeSet = g.get('edge');
-  if (nodeSet === undefined || asSetEnum(nodeSet) === null) throw bad('whose node field is a set');
-  if (edgeSet === undefined || asSetEnum(edgeSet) === null) throw bad('whose edge field is a set');
-  const nodes = asSetEnum(nodeSet)!.elems;
-  const index = (x: Value) => nodes.findIndex((n) => sameValue(n, x));
-  const next: number[][] = nodes.map(() => []);
-  for (const e of asSetEnum(edgeSet)!.elems) {
+  const nodes = nodeSet === undefined ? null : asSetEnum(nodeSet);
+  if (nodes === null) throw bad('whose node field is a set');
+  const edges = edgeSet === undefined ? null : asSetEnum(edgeSet);
+  if (edges === null) throw bad('whose edge field is a set');
+  const next: number[][] = nodes.elems.map(() => []);
+  for (const e of edges.elems) {
     const t = asTuple(e);
     if (t === null || t.elems.length !== 2) continue;
-    const from = index(t.elems[0]!);
-    const to = index(t.elems[1]!);
+    const from = nodeIndex(nodes.elems, t.elems[0]!);
+    const to = nodeIndex(nodes.elems, t.elems[1]!);
     if (from >= 0 && to >= 0) next[from]!.push(to);
   }
-  return { nodes, next };
+  return { nodes: nodes.elems, next };
 }
 
-/** Equality as a Java HashMap key: values of different kinds are just unequal. */
-function sameValue(x: Value, y: Value): boolean {
-  return kindOf(x) === kindOf(y) && equals(x, y);
+/** The index of x among nodes, found as a Java HashMap key is: values of another kind are unequal. */
+function nodeIndex(nodes: readonly Value[], x: Value): number {
+  return nodes.findIndex((n) => kindOf(n) === kindOf(x) && equals(n, x));
 }
 
 /** The indexes of the nodes reachable from `from` (itself included), breadth first. */
@@ -160,8 +154,8 @@ function simplePaths(v: Value): SetValue {
 
 function areConnectedIn(m: Value, n: Value, v: Value): boolean {
   const g = graphArg('AreConnectedIn', 'third', v);
-  const from = g.nodes.findIndex((x) => sameValue(x, m));
-  const to = g.nodes.findIndex((x) => sameValue(x, n));
+  const from = nodeIndex(g.nodes, m);
+  const to = nodeIndex(g.nodes, n);
   return from >= 0 && to >= 0 && reachable(g, from).has(to);
 }
 
@@ -183,14 +177,7 @@ function isStronglyConnected(v: Value): boolean {
 function connections(g: Value): boolean[][] {
   const nodes = elementsOf(nodesOf(g));
   const edges = asSet(edgesOf(g));
-  const c = nodes.map((m) => nodes.map((n) => equals(m, n) || edges.has(pair(m, n))));
-  for (let k = 0; k < nodes.length; k++) {
-    for (let i = 0; i < nodes.length; i++) {
-      if (!c[i]![k]) continue;
-      for (let j = 0; j < nodes.length; j++) if (c[k]![j]) c[i]![j] = true;
-    }
-  }
-  return c;
+  return closeTransitively(nodes.map((m) => nodes.map((n) => equals(m, n) || edges.has(pair(m, n)))));
 }
 
 /** HasCycle(G) == \E m, n \in G.node : ConnectionsIn(G)[m, n] /\ <<n, m>> \in G.edge. */
@@ -228,13 +215,6 @@ function isBipartite(g: Value, u: Value, v: Value): boolean {
     const [x, y] = [apply(e, 1), apply(e, 2)];
     return (us.has(x) && vs.has(y)) || (us.has(y) && vs.has(x));
   });
-}
-
-function graphRecord(nodes: Value, edges: Value): Value {
-  return recordOf([
-    { name: 'node', value: nodes },
-    { name: 'edge', value: edges },
-  ]);
 }
 
 export const GRAPHS: BuiltinModule = defineModule('Graphs', [], {

@@ -22,6 +22,11 @@ function outcome(code: number, out: string, err: string): Value {
   ]);
 }
 
+/** The answer of an override that failed: exit value 1, TLC's message in stderr. */
+function failed(err: string): Value {
+  return outcome(1, '', err);
+}
+
 /** The environment as a record, names interned in the order the process lists them. */
 function environment(): Value {
   const vars = Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined);
@@ -106,8 +111,9 @@ function textFormat(op: string, options: Value): Rcd | string {
 
 function serialize(payload: Value, file: Value, options: Value): Value {
   const opts = textFormat('Serialize', options);
-  if (typeof opts === 'string') return outcome(1, '', opts);
-  const invalid = (what: string) => outcome(1, '', `Serialize error invalid parameters: ${what}`);
+  if (typeof opts === 'string') return failed(opts);
+  const invalid = (what: string) => failed(`Serialize error invalid parameters: ${what}`);
+  const notWritten = (why: string) => failed(`Serialize error writting to the file: ${why}`);
   const charset = opts.get('charset');
   const openOptions = opts.get('openOptions');
   const names = openOptions === undefined ? null : asTuple(openOptions)?.elems;
@@ -117,10 +123,9 @@ function serialize(payload: Value, file: Value, options: Value): Value {
   if (!names || !names.every((n) => typeof n === 'string'))
     return invalid('openOptions is not a sequence of strings');
   const encoding = CHARSETS.get(charset.toUpperCase());
-  if (encoding === undefined)
-    return outcome(1, '', `Serialize error writting to the file: unsupported charset ${charset}`);
+  if (encoding === undefined) return notWritten(`unsupported charset ${charset}`);
   const flags = openFlags(names as string[]);
-  if (typeof flags === 'string') return outcome(1, '', `Serialize error writting to the file: ${flags}`);
+  if (typeof flags === 'string') return notWritten(flags);
   try {
     const fd = fs.openSync(file, flags, 0o666);
     try {
@@ -129,32 +134,27 @@ function serialize(payload: Value, file: Value, options: Value): Value {
       fs.closeSync(fd);
     }
   } catch (e) {
-    return outcome(1, '', `Serialize error writting to the file: ${javaException(file, e)}`);
+    return notWritten(javaException(file, e));
   }
   return outcome(0, 'Finish writting to the file with success!', '');
 }
 
 function deserialize(file: Value, options: Value): Value {
   const opts = textFormat('Deserialize', options);
-  if (typeof opts === 'string') return outcome(1, '', opts);
+  if (typeof opts === 'string') return failed(opts);
+  const invalid = (what: string) => failed(`Deserialize error invalid parameters: ${what}`);
+  const notRead = (why: string) => failed(`Deserialize error reading from the file: ${why}`);
   const charset = opts.get('charset');
-  if (typeof file !== 'string')
-    return outcome(
-      1,
-      '',
-      `Deserialize error invalid parameters: the file name ${show(file)} is not a string`,
-    );
-  if (typeof charset !== 'string')
-    return outcome(1, '', 'Deserialize error invalid parameters: the charset is not a string');
+  if (typeof file !== 'string') return invalid(`the file name ${show(file)} is not a string`);
+  if (typeof charset !== 'string') return invalid('the charset is not a string');
   const encoding = CHARSETS.get(charset.toUpperCase());
-  if (encoding === undefined)
-    return outcome(1, '', `Deserialize error reading from the file: unsupported charset ${charset}`);
+  if (encoding === undefined) return notRead(`unsupported charset ${charset}`);
   try {
     const content = fs.readFileSync(file).toString(encoding);
     intern(content);
     return outcome(0, content, '');
   } catch (e) {
-    return outcome(1, '', `Deserialize error reading from the file: ${javaException(file, e)}`);
+    return notRead(javaException(file, e));
   }
 }
 

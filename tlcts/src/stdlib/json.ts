@@ -21,7 +21,15 @@ import {
   type Value,
 } from '../values/value.js';
 import type { BuiltinModule } from './builtin.js';
-import { argCastError, asTuple, defineModule, isEnumerable, javaClass, javaOverrideError } from './core.js';
+import {
+  argCastError,
+  asTuple,
+  defineModule,
+  isEnumerable,
+  javaClass,
+  javaOverrideError,
+  valuesOf,
+} from './core.js';
 
 const JSON_CLASS = 'tlc2.module.Json';
 const THROWS = ' throws java.io.IOException';
@@ -60,13 +68,9 @@ function object(f: ExplicitFcn, key: (k: Value, i: number) => string): string {
   return `{${parts.join(',')}}`;
 }
 
-function values(f: ExplicitFcn): Value[] {
-  return Array.from({ length: f.size() }, (_, i) => f.valAt(i));
-}
-
 /** A function that is not a tuple or record: an array when sequence-like, else an object. */
 function fcnNode(f: ExplicitFcn): string {
-  return isSequenceLike(f) ? array(values(f)) : object(f, (k) => (typeof k === 'string' ? k : show(k)));
+  return isSequenceLike(f) ? array(valuesOf(f)) : object(f, (k) => (typeof k === 'string' ? k : show(k)));
 }
 
 function setNode(s: SetValue): string {

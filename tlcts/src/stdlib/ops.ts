@@ -1,8 +1,8 @@
 /**
  * The TLA+ operations that the community modules' definitions are made of, for the builtins that
  * compute those definitions directly: function application and record selection, CHOOSE,
- * conditions, Integers' arithmetic, sets as element lists, function constructors, permutations.
- * Their errors are the ones TLC gives when it evaluates the same expressions.
+ * conditions, Integers' arithmetic, sets as element lists, function constructors, transitive
+ * closure. Their errors are the ones TLC gives when it evaluates the same expressions.
  */
 import type { Ctx } from '../eval/runtime.js';
 import { EvalError } from '../values/errors.js';
@@ -104,25 +104,13 @@ export function pairFcn(s: readonly Value[], m: boolean[][]): Value {
   return fcnFromPairs(s.flatMap((x, i) => s.map((y, j): [Value, Value] => [new Tuple([x, y]), m[i]![j]!])));
 }
 
-/** The orderings of elems, in lexicographic order of their positions (TLC's Permutations order). */
-export function permutations(elems: readonly Value[]): Value[][] {
-  const out: Value[][] = [];
-  const used = elems.map(() => false);
-  const chosen: Value[] = [];
-  const extend = (): void => {
-    if (chosen.length === elems.length) {
-      out.push(chosen.slice());
-      return;
+/** Closes the path matrix m in place: m[i][j] when a chain of m-steps leads from i to j (Warshall). */
+export function closeTransitively(m: boolean[][]): boolean[][] {
+  for (let k = 0; k < m.length; k++) {
+    for (let i = 0; i < m.length; i++) {
+      if (!m[i]![k]) continue;
+      for (let j = 0; j < m.length; j++) if (m[k]![j]) m[i]![j] = true;
     }
-    for (let i = 0; i < elems.length; i++) {
-      if (used[i]) continue;
-      used[i] = true;
-      chosen.push(elems[i]!);
-      extend();
-      chosen.pop();
-      used[i] = false;
-    }
-  };
-  extend();
-  return out;
+  }
+  return m;
 }

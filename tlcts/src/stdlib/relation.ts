@@ -8,7 +8,7 @@ import type { Ctx, OpValue } from '../eval/runtime.js';
 import { Tuple, equals, type Value } from '../values/value.js';
 import type { Builtin, BuiltinModule } from './builtin.js';
 import { defineModule } from './core.js';
-import { apply, elementsOf, pairFcn, truth } from './ops.js';
+import { apply, closeTransitively, elementsOf, pairFcn, truth } from './ops.js';
 
 /** x related to y. */
 type Rel = (x: Value, y: Value) => boolean;
@@ -46,14 +46,7 @@ const totalOrder: Property = (r, s) => partialOrder(r, s) && forAllPairs(s, (x, 
 /** The path matrix of R over S (paths of one or more steps through S), by Warshall's algorithm. */
 function closure(r: Value, s: readonly Value[]): boolean[][] {
   const rel = ofFunction(r);
-  const m = s.map((x) => s.map((y) => rel(x, y)));
-  for (let k = 0; k < s.length; k++) {
-    for (let i = 0; i < s.length; i++) {
-      if (!m[i]![k]) continue;
-      for (let j = 0; j < s.length; j++) if (m[k]![j]) m[i]![j] = true;
-    }
-  }
-  return m;
+  return closeTransitively(s.map((x) => s.map((y) => rel(x, y))));
 }
 
 /** The reflexive transitive closure: x = y or a path from x to y. */

@@ -26,19 +26,22 @@ import {
   type Value,
 } from '../values/value.js';
 import { exceptAt, fcnSetOf } from '../eval/sets.js';
-import type { BuiltinHost, BuiltinModule } from './builtin.js';
+import type { Builtin, BuiltinHost, BuiltinModule } from './builtin.js';
 import {
   argError,
   asSetEnum,
   asTuple,
   defineModule,
+  feed,
   notInDomain,
   oneArgError,
+  permutations,
   powerSet,
+  valuesOf,
   wrongValue,
 } from './core.js';
 import { foldFunction, range } from './functions.js';
-import { apply, arith, asSet, elementsOf, explicitFcn, noChoice, permutations, truth } from './ops.js';
+import { apply, arith, asSet, elementsOf, explicitFcn, noChoice, truth } from './ops.js';
 import { append, concat, len, selectSeq, subSeq } from './sequences.js';
 import { sortSeq } from './tlc.js';
 
@@ -98,13 +101,7 @@ function seqOf(s: Value, n: Value, host: BuiltinHost, c: Ctx): SetValue {
     () => `UNION({${byLength.map((f) => f.describe()).join(', ')}})`,
     (v) => byLength.some((f) => f.has(v)),
     (fn) => {
-      for (const f of byLength) {
-        let more = true;
-        f.forEach((v) => {
-          if (fn(v) === false) return (more = false);
-        });
-        if (!more) return;
-      }
+      byLength.every((f) => feed(f, fn));
     },
     undefined,
     byLength.every((f) => f.isFinite()),
@@ -113,8 +110,7 @@ function seqOf(s: Value, n: Value, host: BuiltinHost, c: Ctx): SetValue {
 
 /** ToBag(s) == [x \in Range(s) |-> Cardinality({i \in DOMAIN s : s[i] = x})]. */
 function toBag(s: Value): Value {
-  const f = explicitFcn(s);
-  const vals = Array.from({ length: f.size() }, (_, i) => f.valAt(i));
+  const vals = valuesOf(explicitFcn(s));
   return fcnFromPairs(
     range(s)
       .toArray()
@@ -157,13 +153,11 @@ function selected(test: OpValue, x: Value, c: Ctx, nth: string, op: string, what
   return v;
 }
 
-/** The sequence and bounds of a Select*InSubSeq override: null when from > to (the result is then 0). */
-function subSeqBounds(
-  op: string,
-  s: Value,
-  from: Value,
-  to: Value,
-): { elems: readonly Value[]; from: number; to: number } | null {
+/** A sequence and the positions from..to of it that a Select* override searches. */
+type Span = { elems: readonly Value[]; from: number; to: number };
+
+/** The span of a Select*InSubSeq override: null when from > to (the result is then 0). */
+function subSeqBounds(op: string, s: Value, from: Value, to: Value): Span | null {
   const elems = seqArg('first', op, s);
   if (typeof from !== 'number') throw argError('second', op, 'natural', from);
   if (typeof to !== 'number') throw argError('third', op, 'natural', to);
@@ -173,38 +167,35 @@ function subSeqBounds(
   return { elems, from, to };
 }
 
-function selectInSeq(s: Value, test: OpValue, c: Ctx): number {
-  const elems = seqArg('first', 'SelectInSeq', s);
-  // TLC's message calls the test the third argument.
-  const i = elems.findIndex((x) => selected(test, x, c, 'third', 'SelectInSeq', 'boolean-valued operator'));
-  return i + 1;
+/** The span of a SelectInSeq or SelectLastInSeq override: all of s. */
+function wholeSeq(op: string, s: Value): Span {
+  const elems = seqArg('first', op, s);
+  return { elems, from: 1, to: elems.length };
 }
 
-function selectInSubSeq(s: Value, from: Value, to: Value, test: OpValue, c: Ctx): number {
-  const b = subSeqBounds('SelectInSubSeq', s, from, to);
-  if (b === null) return 0;
-  for (let i = b.from; i <= b.to; i++) {
-    if (selected(test, b.elems[i - 1]!, c, 'fourth', 'SelectInSubSeq', 'boolean-valued operator')) return i;
-  }
-  return 0;
-}
-
-function selectLastInSeq(s: Value, test: OpValue, c: Ctx): number {
-  const elems = seqArg('first', 'SelectLastInSeq', s);
-  for (let i = elems.length; i >= 1; i--) {
-    if (selected(test, elems[i - 1]!, c, 'third', 'SelectLastInSeq', 'boolean-valued function')) return i;
-  }
-  return 0;
-}
-
-function selectLastInSubSeq(s: Value, from: Value, to: Value, test: OpValue, c: Ctx): number {
-  const b = subSeqBounds('SelectLastInSubSeq', s, from, to);
-  if (b === null) return 0;
-  for (let i = b.to; i >= b.from; i--) {
-    if (selected(test, b.elems[i - 1]!, c, 'fourth', 'SelectLastInSubSeq', 'boolean-valued function'))
-      return i;
-  }
-  return 0;
+/**
+ * SelectInSeq(s, Test) and SelectInSubSeq(s, from, to, Test), or with `last` their SelectLast*
+ * forms: the first (last) index of s in the range whose element passes Test, else 0. TLC's
+ * messages call Test the third argument of SelectInSeq and SelectLastInSeq.
+ */
+function selectOverride(op: string, { sub, last }: { sub: boolean; last: boolean }): Builtin {
+  const testAt = sub ? 3 : 1;
+  const what = last ? 'boolean-valued function' : 'boolean-valued operator';
+  return {
+    arity: testAt + 1,
+    opParams: [testAt],
+    fn: (a, _h, c) => {
+      const b = sub
+        ? subSeqBounds(op, a[0] as Value, a[1] as Value, a[2] as Value)
+        : wholeSeq(op, a[0] as Value);
+      if (b === null) return 0;
+      for (let k = 0; k <= b.to - b.from; k++) {
+        const i = last ? b.to - k : b.from + k;
+        if (selected(a[testAt] as OpValue, b.elems[i - 1]!, c, sub ? 'fourth' : 'third', op, what)) return i;
+      }
+      return 0;
+    },
+  };
 }
 
 /** The sequence without its first element that matches (RemoveFirst, RemoveFirstMatch). */
@@ -416,26 +407,10 @@ export const SEQUENCESEXT: BuiltinModule = defineModule(
       fn: (a, _h, c) => selectSeq(a[0] as Value, ([x]) => !equals(x, a[1] as Value), c),
     },
     ReplaceAll: { arity: 3, fn: (a) => replaceAll(a[0] as Value, a[1] as Value, a[2] as Value) },
-    SelectInSeq: {
-      arity: 2,
-      opParams: [1],
-      fn: (a, _h, c) => selectInSeq(a[0] as Value, a[1] as OpValue, c),
-    },
-    SelectInSubSeq: {
-      arity: 4,
-      opParams: [3],
-      fn: (a, _h, c) => selectInSubSeq(a[0] as Value, a[1] as Value, a[2] as Value, a[3] as OpValue, c),
-    },
-    SelectLastInSeq: {
-      arity: 2,
-      opParams: [1],
-      fn: (a, _h, c) => selectLastInSeq(a[0] as Value, a[1] as OpValue, c),
-    },
-    SelectLastInSubSeq: {
-      arity: 4,
-      opParams: [3],
-      fn: (a, _h, c) => selectLastInSubSeq(a[0] as Value, a[1] as Value, a[2] as Value, a[3] as OpValue, c),
-    },
+    SelectInSeq: selectOverride('SelectInSeq', { sub: false, last: false }),
+    SelectInSubSeq: selectOverride('SelectInSubSeq', { sub: true, last: false }),
+    SelectLastInSeq: selectOverride('SelectLastInSeq', { sub: false, last: true }),
+    SelectLastInSubSeq: selectOverride('SelectLastInSubSeq', { sub: true, last: true }),
     InsertAt: {
       arity: 3,
       fn: (a, h, c) => {

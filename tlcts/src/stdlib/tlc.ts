@@ -26,6 +26,7 @@ import {
   isEnumerable,
   javaOverrideError,
   moduleError,
+  permutations,
   wrongValue,
 } from './core.js';
 
@@ -74,29 +75,10 @@ export function sortSeq(s: Value, op: Value | OpValue, c: Ctx): Value {
 }
 
 /** Permutations(S): the bijections from S to S. */
-function permutations(s: Value): Value {
+function bijections(s: Value): Value {
   const set = asSetEnum(s);
   if (set === null) throw wrongValue('Permutations', 'a finite set', s);
-  const dom = set.elems;
-  const out: Value[] = [];
-  const used = dom.map(() => false);
-  const vals: Value[] = [];
-  const extend = (): void => {
-    if (vals.length === dom.length) {
-      out.push(fcnOf(dom, vals.slice()));
-      return;
-    }
-    for (let i = 0; i < dom.length; i++) {
-      if (used[i]) continue;
-      used[i] = true;
-      vals.push(dom[i]!);
-      extend();
-      vals.pop();
-      used[i] = false;
-    }
-  };
-  extend();
-  return setOf(out);
+  return setOf(permutations(set.elems).map((vals) => fcnOf(set.elems, vals)));
 }
 
 function randomElement(s: Value): Value {
@@ -165,7 +147,7 @@ export const TLC: BuiltinModule = defineModule('TLC', [], {
       return true;
     },
   },
-  Permutations: { arity: 1, fn: (a) => permutations(a[0] as Value) },
+  Permutations: { arity: 1, fn: (a) => bijections(a[0] as Value) },
   SortSeq: { arity: 2, opParams: [1], fn: (a, _h, c) => sortSeq(a[0] as Value, a[1]!, c) },
   RandomElement: { arity: 1, fn: (a) => randomElement(a[0] as Value) },
   Any: { arity: 0, fn: () => ANY },
