@@ -15,16 +15,16 @@ function tlcts(...args: string[]): { code: number; out: string } {
   return { code: r.status ?? -1, out: r.stdout + r.stderr };
 }
 
+/** A corpus model as arguments: the module, then -config and its configuration. */
+const model = (tla: string, cfg: string) => [path.join(corpus, tla), '-config', path.join(corpus, cfg)];
+const readJson = (file: string) => JSON.parse(fs.readFileSync(file, 'utf8'));
+
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tlcts-cli-'));
-const jugs = [path.join(corpus, 'Jugs/MCJugs.tla'), '-config', path.join(corpus, 'Jugs/Jugs_3_5.cfg')];
+const jugs = model('Jugs/MCJugs.tla', 'Jugs/Jugs_3_5.cfg');
 
 describe('tlcts command line', () => {
   it('prints TLC summary lines and exits 0 on success', () => {
-    const { code, out } = tlcts(
-      path.join(corpus, 'Jugs/MCJugs.tla'),
-      '-config',
-      path.join(corpus, 'Jugs/Jugs_4_6.cfg'),
-    );
+    const { code, out } = tlcts(...model('Jugs/MCJugs.tla', 'Jugs/Jugs_4_6.cfg'));
     expect(code).toBe(0);
     expect(out).toContain('Model checking completed. No error has been found.');
     expect(out).toContain('49 states generated, 10 distinct states found, 0 states left on queue.');
@@ -37,8 +37,8 @@ describe('tlcts command line', () => {
     expect(code).toBe(12);
     expect(out).toContain('Error: Invariant NotSolved is violated.');
     expect(out).toContain('State 2: <Fill("big") line 31, col 13 to line 31, col 54 of module Jugs>');
-    const ours = JSON.parse(fs.readFileSync(file, 'utf8'));
-    const theirs = JSON.parse(fs.readFileSync(path.join(corpus, 'Jugs/Jugs_3_5.trace.json'), 'utf8'));
+    const ours = readJson(file);
+    const theirs = readJson(path.join(corpus, 'Jugs/Jugs_3_5.trace.json'));
     expect(ours.counterexample.state).toEqual(theirs.counterexample.state);
     expect(
       ours.counterexample.action.map((a: unknown[]) => (a[1] as { name: string; context?: unknown }).context),
@@ -48,7 +48,7 @@ describe('tlcts command line', () => {
   it('writes the counterexample as ITF', () => {
     const file = path.join(tmp, 'jugs.itf.json');
     expect(tlcts(...jugs, '-dumpTrace', 'itf', file).code).toBe(12);
-    const itf = JSON.parse(fs.readFileSync(file, 'utf8'));
+    const itf = readJson(file);
     expect(itf.vars).toEqual(['water']);
     expect(itf.states).toHaveLength(7);
     expect(itf.states[0].water).toEqual({ small: { '#bigint': '0' }, big: { '#bigint': '0' } });
@@ -57,15 +57,9 @@ describe('tlcts command line', () => {
 
   it('dumps the reachable state graph with labelled edges', () => {
     const file = path.join(tmp, 'graph.json');
-    const { code } = tlcts(
-      path.join(corpus, 'Jugs/MCJugs.tla'),
-      '-config',
-      path.join(corpus, 'Jugs/Jugs_4_6.cfg'),
-      '-dump',
-      file,
-    );
+    const { code } = tlcts(...model('Jugs/MCJugs.tla', 'Jugs/Jugs_4_6.cfg'), '-dump', file);
     expect(code).toBe(0);
-    const g = JSON.parse(fs.readFileSync(file, 'utf8'));
+    const g = readJson(file);
     expect(g.states).toHaveLength(10);
     expect(g.states.filter((s: { initial: boolean }) => s.initial)).toHaveLength(1);
     const labels = new Set(g.edges.map((e: { label: string }) => e.label));
@@ -84,16 +78,7 @@ describe('tlcts command line', () => {
 
   it('dumps the state graph as DOT', () => {
     const file = path.join(tmp, 'graph.dot');
-    expect(
-      tlcts(
-        path.join(corpus, 'Jugs/MCJugs.tla'),
-        '-config',
-        path.join(corpus, 'Jugs/Jugs_4_6.cfg'),
-        '-dump',
-        'dot',
-        file,
-      ).code,
-    ).toBe(0);
+    expect(tlcts(...model('Jugs/MCJugs.tla', 'Jugs/Jugs_4_6.cfg'), '-dump', 'dot', file).code).toBe(0);
     const dot = fs.readFileSync(file, 'utf8');
     expect(dot.startsWith('digraph StateGraph {')).toBe(true);
     expect(dot).toMatch(/-> \d+ \[label="Empty\(\\"six\\"\)"\]/);
@@ -101,9 +86,7 @@ describe('tlcts command line', () => {
 
   it('simulates reproducibly from a seed and finds a violation', () => {
     const args = [
-      path.join(corpus, 'NaiveMutex/NaiveMutex.tla'),
-      '-config',
-      path.join(corpus, 'NaiveMutex/NaiveMutex.cfg'),
+      ...model('NaiveMutex/NaiveMutex.tla', 'NaiveMutex/NaiveMutex.cfg'),
       '-simulate',
       'num=200',
       '-depth',
@@ -119,21 +102,13 @@ describe('tlcts command line', () => {
   });
 
   it('reports deadlock with exit 11, and -deadlock turns the check off', () => {
-    const spec = [
-      path.join(corpus, 'Philosophers/Philosophers.tla'),
-      '-config',
-      path.join(corpus, 'Philosophers/Philosophers.cfg'),
-    ];
+    const spec = model('Philosophers/Philosophers.tla', 'Philosophers/Philosophers.cfg');
     expect(tlcts(...spec).code).toBe(11);
     expect(tlcts(...spec, '-deadlock').code).toBe(0);
   });
 
   it('reports a temporal violation with exit 13 and a lasso, in text, -dumpTrace json and ITF', () => {
-    const clock = [
-      path.join(corpus, 'Clock/Clock.tla'),
-      '-config',
-      path.join(corpus, 'Clock/Clock_NoFair.cfg'),
-    ];
+    const clock = model('Clock/Clock.tla', 'Clock/Clock_NoFair.cfg');
     const json = path.join(tmp, 'clock.json');
     const { code, out } = tlcts(...clock, '-dumpTrace', 'json', json);
     expect(code).toBe(13);
@@ -149,31 +124,23 @@ describe('tlcts command line', () => {
     );
     expect(out).toMatch(/\nFinished checking temporal properties in \d\ds at [^\n]*\n96 states generated/);
     // The corpus trace is TLC's, stuttering step included.
-    expect(JSON.parse(fs.readFileSync(json, 'utf8'))).toEqual(
-      JSON.parse(fs.readFileSync(path.join(corpus, 'Clock/Clock_NoFair.trace.json'), 'utf8')),
-    );
+    expect(readJson(json)).toEqual(readJson(path.join(corpus, 'Clock/Clock_NoFair.trace.json')));
     const itf = path.join(tmp, 'clock.itf.json');
     expect(tlcts(...clock, '-dumpTrace', 'itf', itf).code).toBe(13);
-    const trace = JSON.parse(fs.readFileSync(itf, 'utf8'));
+    const trace = readJson(itf);
     expect(trace.states).toHaveLength(3);
     expect(trace.loop).toBe(2);
   });
 
   it('ends a lasso that loops back with the step that closes it', () => {
-    const alt = [
-      path.join(corpus, 'Crossing/Crossing.tla'),
-      '-config',
-      path.join(corpus, 'Crossing/Crossing_Settle.cfg'),
-    ];
+    const alt = model('Crossing/Crossing.tla', 'Crossing/Crossing_Settle.cfg');
     const json = path.join(tmp, 'crossing.json');
     const { code, out } = tlcts(...alt, '-dumpTrace', 'json', json);
     expect(code).toBe(13);
     expect(out).toContain(
       '\n\nBack to state 1: <Control line 44, col 9 to line 66, col 39 of module Crossing>\n\n',
     );
-    expect(JSON.parse(fs.readFileSync(json, 'utf8'))).toEqual(
-      JSON.parse(fs.readFileSync(path.join(corpus, 'Crossing/Crossing_Settle.trace.json'), 'utf8')),
-    );
+    expect(readJson(json)).toEqual(readJson(path.join(corpus, 'Crossing/Crossing_Settle.trace.json')));
   });
 
   it('refuses a missing file and bad flags with a clear message', () => {

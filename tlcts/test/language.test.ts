@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runCheck } from '../src/check/run.js';
 import type { CheckResult } from '../src/check/explore.js';
+import { figures } from './support/figures.js';
 
 const specs = path.join(path.dirname(fileURLToPath(import.meta.url)), 'specs');
 
@@ -42,13 +43,7 @@ interface Expected {
 }
 
 function expectFigures(r: CheckResult, e: Expected): void {
-  expect({
-    verdict: r.verdict,
-    exitCode: r.exitCode,
-    distinct: r.distinctStates,
-    generated: r.generatedStates,
-    depth: r.depth,
-  }).toEqual({
+  expect(figures(r)).toEqual({
     verdict: e.verdict,
     exitCode: e.exitCode,
     distinct: e.distinct,

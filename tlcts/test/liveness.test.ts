@@ -12,6 +12,7 @@ import type { CheckResult } from '../src/check/explore.js';
 import { holdsOnLasso } from '../src/live/lasso.js';
 import { tlcJson } from '../src/output/format.js';
 import { corpusDir } from './support/corpus.js';
+import { figures } from './support/figures.js';
 
 const specs = path.join(path.dirname(fileURLToPath(import.meta.url)), 'specs');
 
@@ -51,15 +52,11 @@ interface Figures {
 }
 
 function expectFigures(r: CheckResult, f: Figures): void {
-  expect({
-    verdict: r.verdict,
-    exitCode: r.exitCode,
-    distinct: r.distinctStates,
-    generated: r.generatedStates,
-    depth: r.depth,
-    ...(f.violated === undefined ? {} : { violated: r.violated }),
-  }).toEqual(f);
+  expect({ ...figures(r), ...(f.violated === undefined ? {} : { violated: r.violated }) }).toEqual(f);
 }
+
+const SUCCESS = { verdict: 'success', exitCode: 0 } as const;
+const VIOLATED = { verdict: 'property violated', exitCode: 13 } as const;
 
 const branches = (lines: string[]) =>
   lines.find((l) => l.startsWith('Implied-temporal checking'))?.match(/has (\d+) branches/)?.[1];
@@ -67,7 +64,7 @@ const branches = (lines: string[]) =>
 describe('temporal operators (LiveCounter: 0 -> 1 -> 2 -> 3 -> 0)', () => {
   it('<>P, []<>P, P ~> Q, []<><<A>>_v, [](P => <>Q), <>[]P \\/ []<>Q, []<>ENABLED A hold under WF', () => {
     const { result, lines } = check('LiveCounter', 'LiveCounter_Fair');
-    expectFigures(result, { verdict: 'success', exitCode: 0, distinct: 4, generated: 5, depth: 4 });
+    expectFigures(result, { ...SUCCESS, distinct: 4, generated: 5, depth: 4 });
     expect(branches(lines)).toBe('4');
     expect(lines).toContainEqual(
       expect.stringMatching(
@@ -88,14 +85,7 @@ describe('temporal operators (LiveCounter: 0 -> 1 -> 2 -> 3 -> 0)', () => {
   it('<>P without fairness: the deepest state stutters (0, 1, 2 + stuttering), with TLC warning', () => {
     const outcome = check('LiveCounter', 'LiveCounter_NoFair');
     const { result, lines } = outcome;
-    expectFigures(result, {
-      verdict: 'property violated',
-      exitCode: 13,
-      distinct: 4,
-      generated: 5,
-      depth: 4,
-      violated: 'Reaches3',
-    });
+    expectFigures(result, { ...VIOLATED, distinct: 4, generated: 5, depth: 4, violated: 'Reaches3' });
     expect(states(result)).toEqual([[0], [1], [2]]);
     expect(result.lasso).toEqual({ loop: 2 });
     expectCounterexample(outcome);
@@ -145,14 +135,7 @@ describe('temporal operators (LiveCounter: 0 -> 1 -> 2 -> 3 -> 0)', () => {
 describe('fairness', () => {
   it('WF: a fair behaviour may never take an action that is only enabled now and then', () => {
     const outcome = check('LiveFair', 'LiveFair_WF');
-    expectFigures(outcome.result, {
-      verdict: 'property violated',
-      exitCode: 13,
-      distinct: 4,
-      generated: 6,
-      depth: 4,
-      violated: 'GoesOn',
-    });
+    expectFigures(outcome.result, { ...VIOLATED, distinct: 4, generated: 6, depth: 4, violated: 'GoesOn' });
     expect(states(outcome.result)).toEqual([
       [0, 0],
       [1, 0],
@@ -163,13 +146,13 @@ describe('fairness', () => {
 
   it('SF: the action is taken; one branch with two error models', () => {
     const { result, lines } = check('LiveFair', 'LiveFair_SF');
-    expectFigures(result, { verdict: 'success', exitCode: 0, distinct: 4, generated: 6, depth: 4 });
+    expectFigures(result, { ...SUCCESS, distinct: 4, generated: 6, depth: 4 });
     expect(branches(lines)).toBe('1');
   });
 
   it('\\A p \\in S : WF_v(A(p)), P(p) ~> Q(p) per process, parameterized operators and LET', () => {
     const { result, lines } = check('LiveProcs', 'LiveProcs');
-    expectFigures(result, { verdict: 'success', exitCode: 0, distinct: 4, generated: 9, depth: 3 });
+    expectFigures(result, { ...SUCCESS, distinct: 4, generated: 9, depth: 3 });
     expect(branches(lines)).toBe('5');
     expect(lines).toContainEqual(expect.stringMatching(/with 20 total distinct states/));
   });
@@ -177,8 +160,7 @@ describe('fairness', () => {
   it('\\E p \\in S : <>P(p) without fairness on the action that makes it true', () => {
     const outcome = check('LiveProcs', 'LiveProcs_Works');
     expectFigures(outcome.result, {
-      verdict: 'property violated',
-      exitCode: 13,
+      ...VIOLATED,
       distinct: 4,
       generated: 9,
       depth: 3,
@@ -206,8 +188,7 @@ describe('fairness', () => {
 describe('refinement: PROPERTY Abs!Spec checks its init, its step relation and its fairness', () => {
   it('holds when the concrete specification is fair', () => {
     expectFigures(check('LiveRefine', 'LiveRefine').result, {
-      verdict: 'success',
-      exitCode: 0,
+      ...SUCCESS,
       distinct: 4,
       generated: 5,
       depth: 4,
@@ -217,8 +198,7 @@ describe('refinement: PROPERTY Abs!Spec checks its init, its step relation and i
   it("fails on the abstract fairness otherwise, named after the instance's definition", () => {
     const outcome = check('LiveRefine', 'LiveRefine_NoFair');
     expectFigures(outcome.result, {
-      verdict: 'property violated',
-      exitCode: 13,
+      ...VIOLATED,
       distinct: 4,
       generated: 5,
       depth: 4,
@@ -236,7 +216,7 @@ describe('refinement: PROPERTY Abs!Spec checks its init, its step relation and i
 describe('VIEW, SYMMETRY and constraints, as TLC treats them', () => {
   it('CONSTRAINT: liveness on the constrained graph, with TLC warning', () => {
     const { result, lines } = check('LiveBounded', 'LiveBounded');
-    expectFigures(result, { verdict: 'success', exitCode: 0, distinct: 4, generated: 5, depth: 4 });
+    expectFigures(result, { ...SUCCESS, distinct: 4, generated: 5, depth: 4 });
     expect(lines[1]).toMatch(
       /^Warning: Declaring state or action constraints during liveness checking is dangerous/,
     );
@@ -248,24 +228,10 @@ describe('VIEW, SYMMETRY and constraints, as TLC treats them', () => {
 
   it('VIEW: the graph of the views, checked on the states generated', () => {
     const plain = check('LiveView', 'LiveView');
-    expectFigures(plain.result, {
-      verdict: 'property violated',
-      exitCode: 13,
-      distinct: 6,
-      generated: 13,
-      depth: 4,
-      violated: 'TOften1',
-    });
+    expectFigures(plain.result, { ...VIOLATED, distinct: 6, generated: 13, depth: 4, violated: 'TOften1' });
     expectCounterexample(plain);
     const view = check('LiveView', 'LiveView_View');
-    expectFigures(view.result, {
-      verdict: 'property violated',
-      exitCode: 13,
-      distinct: 3,
-      generated: 7,
-      depth: 3,
-      violated: 'TOften1',
-    });
+    expectFigures(view.result, { ...VIOLATED, distinct: 3, generated: 7, depth: 3, violated: 'TOften1' });
     expect(states(view.result)).toEqual([
       [0, 0],
       [1, 0],
@@ -276,14 +242,7 @@ describe('VIEW, SYMMETRY and constraints, as TLC treats them', () => {
 
   it('SYMMETRY: TLC warns and checks the graph of the orbits', () => {
     const { result, lines } = check('LiveProcs', 'LiveProcs_Sym');
-    expectFigures(result, {
-      verdict: 'property violated',
-      exitCode: 13,
-      distinct: 3,
-      generated: 7,
-      depth: 3,
-      violated: 'AllIdleOften',
-    });
+    expectFigures(result, { ...VIOLATED, distinct: 3, generated: 7, depth: 3, violated: 'AllIdleOften' });
     expect(lines[1]).toBe(
       'Warning: Declaring symmetry during liveness checking is dangerous. It might cause TLC to miss violations of the stated liveness properties. Please check liveness without symmetry defined.\n(Use the -nowarning option to disable this warning.)',
     );

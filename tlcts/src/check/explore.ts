@@ -488,7 +488,7 @@ export class Explorer {
 
   /** The states with these ids, each a successor of the one before: the first generated with its fingerprint. */
   private path(ids: number[]): TraceState[] {
-    let state = this.findInit([this.fpHi.at(ids[0]!), this.fpLo.at(ids[0]!)]);
+    let state = this.findInit(this.matches(ids[0]!));
     const out: TraceState[] = [{ state }];
     for (let k = 1; k < ids.length; k++) {
       const step = this.findSuccessor(state, this.matches(ids[k]!));
@@ -509,14 +509,13 @@ export class Explorer {
     };
   }
 
-  private findInit(fp: number[]): Value[] {
+  private findInit(match: (s: Value[]) => boolean): Value[] {
     const partial: Value[] = new Array(this.n);
     let found: Value[] | undefined;
     try {
       this.model.init({ s: partial, t: null, f: ROOT_FRAME }, () => {
         const s = partial.slice();
-        const f = this.fingerprint(s);
-        if (f[0] === fp[0] && f[1] === fp[1]) {
+        if (match(s)) {
           found = s;
           throw FOUND;
         }

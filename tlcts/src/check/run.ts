@@ -131,23 +131,8 @@ function report(r: CheckResult, m: Model, out: (line: string) => void): void {
       break;
     }
     case 'property violated':
-      if (!r.lasso) {
-        reportError(r, m, out, stats);
-        break;
-      }
-      out(`Error: ${r.message}`);
-      out('');
-      out('Error: The following behavior constitutes a counter-example:');
-      out('');
-      {
-        const trace = m.alias ? aliased(m, r.trace!) : { vars: m.vars, trace: r.trace! };
-        out(formatLasso(trace.vars, trace.trace, r.lasso));
-      }
-      if (r.lasso.action === undefined && m.liveness?.stutteringWarning) out(m.liveness.stutteringWarning);
-      out(
-        `Finished checking temporal properties in ${duration(r.livenessSeconds!)} at ${tlcDate(Date.now())}`,
-      );
-      stats();
+      if (r.lasso) reportLasso(r, m, out, stats);
+      else reportError(r, m, out, stats);
       break;
     case 'assumption false':
       out(`Error: ${r.message}`);
@@ -156,6 +141,20 @@ function report(r: CheckResult, m: Model, out: (line: string) => void): void {
       reportError(r, m, out, stats);
   }
   out(`Finished in ${duration(r.seconds)} at (${tlcDate(Date.now())})`);
+}
+
+/** A temporal violation, with its lasso. */
+function reportLasso(r: CheckResult, m: Model, out: (line: string) => void, stats: () => void): void {
+  const lasso = r.lasso!;
+  out(`Error: ${r.message}`);
+  out('');
+  out('Error: The following behavior constitutes a counter-example:');
+  out('');
+  const trace = shown(m, r.trace!);
+  out(formatLasso(trace.vars, trace.trace, lasso));
+  if (lasso.action === undefined && m.liveness?.stutteringWarning) out(m.liveness.stutteringWarning);
+  out(`Finished checking temporal properties in ${duration(r.livenessSeconds!)} at ${tlcDate(Date.now())}`);
+  stats();
 }
 
 /** A safety violation or an evaluation error, with the behaviour up to it. */
@@ -168,7 +167,7 @@ function reportError(r: CheckResult, m: Model, out: (line: string) => void, stat
   }
   if (r.location) out(`The error occurred when evaluating ${r.location}.`);
   if (r.trace && r.trace.length > 0) {
-    const trace = m.alias ? aliased(m, r.trace) : { vars: m.vars, trace: r.trace };
+    const trace = shown(m, r.trace);
     if (r.message?.endsWith('initial state:')) out(formatState(trace.vars, trace.trace[0]!.state) + '\n');
     else {
       out('Error: The behavior up to this point is:');
@@ -178,8 +177,9 @@ function reportError(r: CheckResult, m: Model, out: (line: string) => void, stat
   stats();
 }
 
-/** The trace as the ALIAS record shows each state (evaluated with the state and its successor). */
-function aliased(m: Model, trace: TraceState[]): { vars: string[]; trace: TraceState[] } {
+/** The trace as shown: under ALIAS, each state as its record (evaluated with the state and its successor). */
+function shown(m: Model, trace: TraceState[]): { vars: readonly string[]; trace: TraceState[] } {
+  if (!m.alias) return { vars: m.vars, trace };
   const records = trace.map((t, i) => {
     const v = m.alias!(t.state, trace[i + 1]?.state ?? t.state);
     if (!(v instanceof FcnValue)) throw new EvalError(`The ALIAS must be a record, not ${show(v)}.`);

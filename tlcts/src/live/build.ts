@@ -34,6 +34,8 @@ export class LiveBuilder {
     Map<Scope, { inner: Scope; binder: ReturnType<Compiler['binder']> }>
   >();
   private readonly defScopes = new Map<DefHandle, Scope>();
+  /** `<<A>>_v` and `ENABLED <<A>>_v` of each WF/SF, made once so that they compile once per scope. */
+  private readonly fairParts = new Map<Expr, { step: Expr; enabled: Expr }>();
 
   constructor(
     private readonly compiler: Compiler,
@@ -43,7 +45,8 @@ export class LiveBuilder {
 
   /** The formula of e (TLC's astToLive). */
   build(e: Expr, env: Env, depth = 0): Live {
-    if (this.levels.of(e, env.scope, env.slots) <= ACTION) return this.atomic(e, env);
+    const l = this.levels.of(e, env.scope, env.slots);
+    if (l <= ACTION) return this.atomic(e, env, l);
     const sub = (x: Expr, inner: Env = env) => this.build(x, inner, depth);
     switch (e.kind) {
       case 'Label':
@@ -71,20 +74,13 @@ export class LiveBuilder {
         // P ~> Q is [](~P \/ <>Q).
         return always(or2(neg(sub(e.lhs)), even(sub(e.rhs))));
       case 'Fair': {
-        const enabled = this.atom(
-          {
-            kind: 'Enabled',
-            expr: { kind: 'StepExpr', box: false, action: e.action, sub: e.sub, loc: e.loc },
-            loc: e.loc,
-          },
-          env,
-          STATE,
-        );
-        const step = this.atom(
-          { kind: 'StepExpr', box: false, action: e.action, sub: e.sub, loc: e.loc },
-          env,
-          ACTION,
-        );
+        let parts = this.fairParts.get(e);
+        if (!parts) {
+          const step: Expr = { kind: 'StepExpr', box: false, action: e.action, sub: e.sub, loc: e.loc };
+          this.fairParts.set(e, (parts = { step, enabled: { kind: 'Enabled', expr: step, loc: e.loc } }));
+        }
+        const enabled = this.atom(parts.enabled, env, STATE);
+        const step = this.atom(parts.step, env, ACTION);
         // WF_v(A) is []<>(~ENABLED <<A>>_v \/ <<A>>_v); SF_v(A) is <>[]~ENABLED <<A>>_v \/ []<><<A>>_v.
         return e.strong
           ? or2(even(always(neg(enabled))), always(even(step)))
@@ -108,8 +104,7 @@ export class LiveBuilder {
   }
 
   /** A formula without temporal operators: a constant, or a state or action predicate. */
-  private atomic(e: Expr, env: Env): Live {
-    const l = this.levels.of(e, env.scope, env.slots);
+  private atomic(e: Expr, env: Env, l: number): Live {
     if (l !== CONSTANT) return this.atom(e, env, l);
     const v = this.closure(e, env)(null, null);
     if (typeof v !== 'boolean')
@@ -155,16 +150,10 @@ export class LiveBuilder {
       const sub = this.closure(e.sub, env);
       return (s, t) => !equals(sub(t, null), sub(s, null)) && action(s, t);
     }
-    let byScope = this.compiled.get(e);
-    if (!byScope) this.compiled.set(e, (byScope = new Map()));
-    let hit = byScope.get(env.scope);
-    if (!hit) {
+    const { size, cl } = cached(this.compiled, e, env.scope, () => {
       const sc = env.scope.newFrame();
-      const cl = this.compiler.expr(e, sc);
-      hit = { size: () => sc.frame.size, cl };
-      byScope.set(env.scope, hit);
-    }
-    const { size, cl } = hit;
+      return { size: () => sc.frame.size, cl: this.compiler.expr(e, sc) };
+    });
     const parent = env.frame;
     let frame: Frame | undefined;
     return (s, t) => cl({ s, t, f: (frame ??= new Frame(size(), parent)) });
@@ -173,15 +162,10 @@ export class LiveBuilder {
   /** `\A x \in S : F` / `\E x \in S : F` with F temporal: the conjunction/disjunction over S. */
   private quantifier(e: Expr & { kind: 'Quant' }, env: Env, depth: number): Live {
     if (e.bounds.some((b) => !b.set)) throw cannot(e, 'an unbounded quantifier over a temporal formula');
-    let byScope = this.quantScopes.get(e);
-    if (!byScope) this.quantScopes.set(e, (byScope = new Map()));
-    let q = byScope.get(env.scope);
-    if (!q) {
-      const inner = env.scope.newFrame();
-      q = { inner, binder: this.compiler.binder(e.bounds, inner, e) };
-      byScope.set(env.scope, q);
-    }
-    const { inner, binder } = q;
+    const { inner, binder } = cached(this.quantScopes, e, env.scope, () => {
+      const sc = env.scope.newFrame();
+      return { inner: sc, binder: this.compiler.binder(e.bounds, sc, e) };
+    });
     const frame = new Frame(inner.frame.size, env.frame);
     const bindings: Frame[] = [];
     try {
@@ -261,6 +245,15 @@ export class LiveBuilder {
   private envAt(scope: Scope, env: Env): Env {
     return { scope, frame: walkUp(env.frame, env.scope.level - scope.level), slots: env.slots };
   }
+}
+
+/** What is made for e in scope, on first use. */
+function cached<V>(cache: Map<Expr, Map<Scope, V>>, e: Expr, scope: Scope, make: () => V): V {
+  let byScope = cache.get(e);
+  if (!byScope) cache.set(e, (byScope = new Map()));
+  let v = byScope.get(scope);
+  if (v === undefined) byScope.set(scope, (v = make()));
+  return v;
 }
 
 /** The indexes of the variables e is made of, when it is a variable or a (named) tuple of them. */

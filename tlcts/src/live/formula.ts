@@ -46,21 +46,16 @@ export const and2 = (a: Live, b: Live): Live => ({ k: 'and', items: [a, b] });
 export const or2 = (a: Live, b: Live): Live => ({ k: 'or', items: [a, b] });
 
 /** A junction built by adding items one by one: nested junctions of the same kind are flattened. */
-export function conj(items: readonly Live[]): Live & { k: 'and' } {
+function junction<K extends 'and' | 'or'>(k: K, items: readonly Live[]): Live & { k: K } {
   const out: Live[] = [];
   for (const x of items)
-    if (x.k === 'and') out.push(...x.items);
+    if (x.k === k) out.push(...(x as Live & { k: K }).items);
     else out.push(x);
-  return { k: 'and', items: out };
+  return { k, items: out } as Live & { k: K };
 }
 
-export function disj(items: readonly Live[]): Live & { k: 'or' } {
-  const out: Live[] = [];
-  for (const x of items)
-    if (x.k === 'or') out.push(...x.items);
-    else out.push(x);
-  return { k: 'or', items: out };
-}
+export const conj = (items: readonly Live[]) => junction('and', items);
+export const disj = (items: readonly Live[]) => junction('or', items);
 
 export function level(e: Live): number {
   switch (e.k) {
@@ -132,7 +127,7 @@ export function simplify(e: Live): Live {
       }
       if (kept.length === 0) return isAnd ? TRUE : FALSE;
       if (kept.length === 1) return kept[0]!;
-      return isAnd ? conj(kept) : disj(kept);
+      return junction(e.k, kept);
     }
     case 'neg': {
       const body = simplify(e.body);
@@ -239,7 +234,7 @@ export function flattenSingle(e: Live): Live {
     case 'and':
     case 'or':
       if (e.items.length === 1) return flattenSingle(e.items[0]!);
-      return e.k === 'and' ? conj(e.items.map(flattenSingle)) : disj(e.items.map(flattenSingle));
+      return junction(e.k, e.items.map(flattenSingle));
     case 'neg':
       return e.body.k === 'neg' ? flattenSingle(e.body.body) : neg(flattenSingle(e.body));
     case 'always':
@@ -258,9 +253,8 @@ export function makeBinary(e: Live): Live {
     case 'or': {
       if (e.items.length === 1) return makeBinary(e.items[0]!);
       const mid = Math.floor(e.items.length / 2);
-      const join = e.k === 'and' ? conj : disj;
-      const left = makeBinary(join(e.items.slice(0, mid)));
-      const right = makeBinary(join(e.items.slice(mid)));
+      const left = makeBinary(junction(e.k, e.items.slice(0, mid)));
+      const right = makeBinary(junction(e.k, e.items.slice(mid)));
       return { k: e.k, items: [left, right] };
     }
     case 'neg':

@@ -100,13 +100,14 @@ export class LiveGraph {
     const width = this.stepWidth;
     const p = this.pending;
     const known = this.byTarget.get(target);
-    for (const at of known ?? []) {
-      let same = true;
-      for (let i = 1; i < width && same; i++) same = p[at + i] === w[i];
-      if (same) return;
-    }
-    if (known) known.push(p.length);
-    else this.byTarget.set(target, [p.length]);
+    if (known) {
+      for (const at of known) {
+        let same = true;
+        for (let i = 1; i < width && same; i++) same = p[at + i] === w[i];
+        if (same) return;
+      }
+      known.push(p.length);
+    } else this.byTarget.set(target, [p.length]);
     for (let i = 0; i < width; i++) p.push(w[i]!);
   }
 
@@ -115,9 +116,12 @@ export class LiveGraph {
     this.step(id, this.current);
     const width = this.stepWidth;
     const p = this.pending;
-    const order = Array.from({ length: p.length / width }, (_, i) => i);
-    if (this.seed !== 0) shuffle(order, this.seed, id);
-    for (const e of order) for (let i = 0; i < width; i++) this.steps.push(p[e * width + i]!);
+    if (this.seed === 0) for (const x of p) this.steps.push(x);
+    else {
+      const order = Array.from({ length: p.length / width }, (_, i) => i);
+      shuffle(order, this.seed, id);
+      for (const e of order) for (let i = 0; i < width; i++) this.steps.push(p[e * width + i]!);
+    }
     this.starts.push(this.steps.length / width);
   }
 

@@ -67,12 +67,26 @@ function particleClosure(terms: Live[]): Live[][] {
   const alphas: Triple[] = [];
   const betas: Triple[] = [];
   for (const x of closure) {
-    if (x.k === 'always') alphas.push({ a: x, b: x.body, c: next(x) });
-    else if (x.k === 'and') alphas.push({ a: x, b: x.items[0]!, c: x.items[1]! });
-    else if (x.k === 'even') betas.push({ a: x, b: x.body, c: next(x) });
-    else if (x.k === 'or') betas.push({ a: x, b: x.items[0]!, c: x.items[1]! });
+    const al = alpha(x);
+    if (al) alphas.push({ a: x, b: al[0], c: al[1] });
+    const be = beta(x);
+    if (be) betas.push({ a: x, b: be[0], c: be[1] });
   }
   return closeAlpha(terms, alphas, betas);
+}
+
+/** []p holds with p and ()[]p; p /\ q with p and q. */
+function alpha(x: Live): [Live, Live] | undefined {
+  if (x.k === 'always') return [x.body, next(x)];
+  if (x.k === 'and') return [x.items[0]!, x.items[1]!];
+  return undefined;
+}
+
+/** <>p holds with p or ()<>p; p \/ q with p or q. */
+function beta(x: Live): [Live, Live] | undefined {
+  if (x.k === 'even') return [x.body, next(x)];
+  if (x.k === 'or') return [x.items[0]!, x.items[1]!];
+  return undefined;
 }
 
 function closeAlpha(terms: Live[], alphas: Triple[], betas: Triple[]): Live[][] {
@@ -80,14 +94,7 @@ function closeAlpha(terms: Live[], alphas: Triple[], betas: Triple[]): Live[][] 
   const out = terms.slice();
   // []p expands to p, ()[]p; p /\ q to p, q.
   for (let i = 0; i < out.length; i++) {
-    const x = out[i]!;
-    let k1: Live | undefined;
-    let k2: Live | undefined;
-    if (x.k === 'always') [k1, k2] = [x.body, next(x)];
-    else if (x.k === 'and') [k1, k2] = [x.items[0]!, x.items[1]!];
-    if (!k1 || !k2) continue;
-    if (!member(out, k1)) out.push(k1);
-    if (!member(out, k2)) out.push(k2);
+    for (const k of alpha(out[i]!) ?? []) if (!member(out, k)) out.push(k);
   }
   // And back: p, ()[]p give []p; p, q give p /\ q.
   for (let changed = true; changed;) {
@@ -106,10 +113,7 @@ function closeAlpha(terms: Live[], alphas: Triple[], betas: Triple[]): Live[][] 
 function closeBeta(terms: Live[], alphas: Triple[], betas: Triple[]): Live[][] {
   // <>p branches to p or ()<>p; p \/ q to p or q.
   for (const x of terms) {
-    let k1: Live | undefined;
-    let k2: Live | undefined;
-    if (x.k === 'even') [k1, k2] = [x.body, next(x)];
-    else if (x.k === 'or') [k1, k2] = [x.items[0]!, x.items[1]!];
+    const [k1, k2] = beta(x) ?? [];
     if (!k1 || !k2 || member(terms, k1) || member(terms, k2)) continue;
     const left = closeAlpha([...terms, k1], alphas, betas);
     const right = closeAlpha([...terms, k2], alphas, betas);

@@ -104,13 +104,15 @@ export function compareWithTlc(e: Expected): Comparison {
     const others = SEEDS.map((fp) => run(fp).result);
     const shapes = others.map(lassoShape);
     const ours = lassoShape(result);
-    compareStates = others.every((r) => states(r) === states(result));
-    if (shapes.every((x) => x === ours)) same('lasso', ours, theirs);
+    const sameShape = shapes.every((x) => x === ours);
+    const ourStates = states(result);
+    compareStates = others.every((r) => states(r) === ourStates);
+    if (sameShape) same('lasso', ours, theirs);
     else
       notCompared.push(
         `the lasso: it depends on the order of successors (ours ${ours}; ${shapes.join('; ')} with -fp ${SEEDS.join(', ')}; TLC ${theirs})`,
       );
-    if (!compareStates && shapes.every((x) => x === ours))
+    if (!compareStates && sameShape)
       notCompared.push("the lasso's states: they depend on the order of successors");
   } else if (compareStates) same('trace length', result.trace?.length, e.traceLength);
   if (e.traceFile && compareStates && result.trace && model) {
