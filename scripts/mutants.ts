@@ -1,9 +1,11 @@
 /**
  * Mutation testing of the conformance suite: each mutant of conformance/mutants.ts is applied, one at a
  * time, to a scratch copy of the repository (node_modules linked), and the conformance tests run there
- * (vitest, stopping at the first failure). Prints one line per mutant — its name, killed (and by which
- * test) or survived — and ends with `mutants: K killed of N`. Exit 1 if any survived or was broken.
- * Usage: node dist/scripts/mutants.js [--only name,name] [--tests conformance]
+ * (vitest, stopping at the first failure). First the unmutated copy must pass the same tests, so that a
+ * kill is the mutant's doing. Prints one line per mutant — its name, killed (by which test, with the first
+ * line of its error) or survived — and ends with `mutants: K killed of N`. Exit 1 if any survived or was
+ * broken, 2 if the unmutated copy fails.
+ * Usage: node dist/scripts/mutants.js [--only name,name] [--tests conformance] [--no-baseline]
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -30,6 +32,15 @@ function scratchCopy(): string {
   }
   fs.symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'));
   return dir;
+}
+
+function inScratchCopy<T>(work: (dir: string) => T): T {
+  const dir = scratchCopy();
+  try {
+    return work(dir);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 function apply(dir: string, m: Mutant): string | undefined {
@@ -75,8 +86,9 @@ function main(): number {
   const o = new Command('mutants')
     .option('--only <names>', 'comma-separated mutant names')
     .option('--tests <paths>', 'comma-separated test paths', 'conformance')
+    .option('--no-baseline', 'skip the run of the unmutated copy')
     .parse()
-    .opts<{ only?: string; tests: string }>();
+    .opts<{ only?: string; tests: string; baseline: boolean }>();
   const only = o.only?.split(',');
   const unknown = only?.filter((name) => !mutants.some((m) => m.name === name)) ?? [];
   if (unknown.length > 0) {
@@ -84,18 +96,26 @@ function main(): number {
     return 2;
   }
   const chosen = only ? mutants.filter((m) => only.includes(m.name)) : mutants;
+  const tests = o.tests.split(',');
+  if (o.baseline) {
+    const failed = inScratchCopy((dir) => firstFailure(dir, tests));
+    if (failed) {
+      console.log(`unmutated: FAILED (${failed}); no mutant was run`);
+      return 2;
+    }
+    console.log('unmutated: passed');
+  }
   let killed = 0;
   let failures = 0;
   for (const m of chosen) {
-    const dir = scratchCopy();
-    try {
+    inScratchCopy((dir) => {
       const broken = apply(dir, m);
       if (broken) {
         console.log(`${m.name}: BROKEN (${broken})`);
         failures++;
-        continue;
+        return;
       }
-      const by = firstFailure(dir, o.tests.split(','));
+      const by = firstFailure(dir, tests);
       if (by) {
         killed++;
         console.log(`${m.name}: killed by ${by}`);
@@ -103,9 +123,7 @@ function main(): number {
         failures++;
         console.log(`${m.name}: SURVIVED (${m.breaks})`);
       }
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    });
   }
   console.log(`mutants: ${killed} killed of ${chosen.length}`);
   return failures > 0 ? 1 : 0;

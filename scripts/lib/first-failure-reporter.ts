@@ -1,7 +1,7 @@
 /**
- * A vitest reporter for ./scripts/mutants: writes the first test that fails (`file > full name`), or the
- * first file that fails outside any test, to the file named by FIRST_FAILURE_FILE, as soon as it is known
- * (a bail stops the other tests before vitest's own reports would name it).
+ * A vitest reporter for ./scripts/mutants: writes the first test that fails (`file > full name: first line
+ * of its error`), or the first file that fails outside any test, to the file named by FIRST_FAILURE_FILE,
+ * as soon as it is known (a bail stops the other tests before vitest's own reports would name it).
  */
 import fs from 'node:fs';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
@@ -10,7 +10,10 @@ export default class FirstFailureReporter implements Reporter {
   private readonly file = process.env['FIRST_FAILURE_FILE'];
 
   onTestCaseResult(test: TestCase): void {
-    if (test.result().state === 'failed') this.record(`${test.module.relativeModuleId} > ${test.fullName}`);
+    const result = test.result();
+    if (result.state !== 'failed') return;
+    const why = result.errors?.[0]?.message.split('\n')[0];
+    this.record(`${test.module.relativeModuleId} > ${test.fullName}${why ? `: ${why}` : ''}`);
   }
 
   onTestModuleEnd(module: TestModule): void {
