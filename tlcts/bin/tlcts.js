@@ -5,6 +5,8 @@
 // Contract with cli.ts: it exports `main(argv: string[]): number | Promise<number>` (the exit code)
 // and does not run itself when imported; a cli.js without `main` is assumed to run on import.
 import { existsSync } from 'node:fs';
+import os from 'node:os';
+import v8 from 'node:v8';
 import { spawnSync } from 'node:child_process';
 import { Worker, isMainThread, parentPort } from 'node:worker_threads';
 import { dirname, join } from 'node:path';
@@ -30,11 +32,14 @@ if (!existsSync(cli)) {
 }
 
 // The checker runs in a worker thread with a large stack: deeply recursive TLA+ definitions
-// (a recursive function a few thousand levels deep) need more than Node's default stack.
+// (a recursive function a few thousand levels deep) need more than Node's default stack. Its heap
+// may grow to half the machine's memory (a worker's default is Node's, about 4 GiB, which would end
+// a big run early), or more if node was given a larger --max-old-space-size.
 if (isMainThread) {
+  const heapMb = Math.max(v8.getHeapStatistics().heap_size_limit, os.totalmem() / 2) / 2 ** 20;
   const worker = new Worker(fileURLToPath(import.meta.url), {
     argv: process.argv.slice(2),
-    resourceLimits: { stackSizeMb: 256 },
+    resourceLimits: { stackSizeMb: 256, maxOldGenerationSizeMb: Math.floor(heapMb) },
   });
   worker.on('message', (code) => (process.exitCode = code));
   worker.on('error', (err) => {

@@ -21,6 +21,7 @@ const TLC_FLAGS = [
   'noGenerateSpecTE',
   'fp',
   'metadir',
+  'queueMem',
 ];
 
 /** Rewrites TLC's flags for commander; `-dumpTrace FMT FILE` and `-dump [dot] FILE` take two words. */
@@ -80,7 +81,15 @@ export async function main(argv: string[]): Promise<number> {
       'seed of the order of successors in temporal checking (as TLC, it picks the counterexample shown)',
       positiveInt,
     )
-    .option('--metadir <dir>', 'accepted for TLC compatibility')
+    .option(
+      '--metadir <dir>',
+      'where the queue of states spills to files beyond -queueMem (default: the system temporary directory)',
+    )
+    .option(
+      '--queueMem <MiB>',
+      'memory for the queue of states to explore, beyond which it spills to files (default: 1/8 of RAM)',
+      positiveInt,
+    )
     .exitOverride();
   let parsed: Command;
   try {
@@ -101,6 +110,8 @@ export async function main(argv: string[]): Promise<number> {
     seed?: number;
     progress?: number;
     fp?: number;
+    metadir?: string;
+    queueMem?: number;
   }>();
   const specArg = parsed.args[0]!;
   const tlaFile = specArg.endsWith('.tla') ? specArg : `${specArg}.tla`;
@@ -134,7 +145,7 @@ export async function main(argv: string[]): Promise<number> {
     return 255;
   }
   const graph = opts.dump ? new GraphDump() : undefined;
-  const { result, model } = runCheck({
+  const { result, model, explorer } = runCheck({
     tlaFile,
     cfgFile,
     out,
@@ -143,7 +154,19 @@ export async function main(argv: string[]): Promise<number> {
     ...(opts.fp !== undefined ? { fp: opts.fp } : {}),
     progress: out,
     ...(graph ? { onEdge: graph.edge, onState: graph.state } : {}),
+    queue: {
+      ...(opts.queueMem !== undefined ? { budget: opts.queueMem * 2 ** 20 } : {}),
+      ...(opts.metadir !== undefined ? { dir: opts.metadir } : {}),
+    },
   });
+  const queue = explorer?.queue;
+  if (queue?.spillDir) {
+    const mib = Math.ceil(queue.spillBytes / 2 ** 20);
+    fs.writeSync(
+      2,
+      `tlcts: the queue of states spilled ${queue.spillFiles} files (${mib} MiB) to ${queue.spillDir} (now deleted).\n`,
+    );
+  }
   if (graph && model && opts.dump) {
     fs.writeFileSync(opts.dump, opts.dumpFormat === 'dot' ? graph.dot(model.vars) : graph.json(model.vars));
   }

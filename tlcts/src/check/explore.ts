@@ -7,6 +7,7 @@ import { Frame, ROOT_FRAME } from '../eval/runtime.js';
 import type { Compiler } from '../eval/compiler.js';
 import type { Loc } from '../syntax/ast.js';
 import { FingerprintSet, IntColumn } from './fpset.js';
+import { StateQueue, type QueueOptions } from './queue.js';
 import type { Model } from './model.js';
 import { LiveGraph } from '../live/graph.js';
 import { findViolation } from '../live/search.js';
@@ -76,6 +77,8 @@ export interface ExploreOptions {
    * decides which counterexample a temporal violation shows. Here a seed other than 0 shuffles them.
    */
   fp?: number;
+  /** The queue's memory budget, block size and spill directory. */
+  queue?: QueueOptions;
 }
 
 class Stop {
@@ -85,12 +88,9 @@ class Stop {
 export class Explorer {
   private readonly fps = new FingerprintSet();
   private readonly parent = new IntColumn();
-  private readonly fpHi = new IntColumn();
-  private readonly fpLo = new IntColumn();
   private generated = 0;
   private maxLevel = 0;
-  private readonly queue: { id: number; level: number; s: Value[] }[] = [];
-  private head = 0;
+  readonly queue: StateQueue;
   private readonly n: number;
   /** The behaviour graph, recorded only when there are temporal properties. */
   private readonly live: LiveGraph | null;
@@ -100,6 +100,7 @@ export class Explorer {
     private readonly opts: ExploreOptions = {},
   ) {
     this.n = model.vars.length;
+    this.queue = new StateQueue(opts.queue);
     if (opts.onEdge) model.compiler.captureLabels = true;
     if (model.liveness && opts.maxDepth !== undefined)
       throw new TlaError('unsupported: a search bounded by maxDepth cannot check temporal properties', 255);
@@ -117,7 +118,12 @@ export class Explorer {
 
   /** Bytes used by the fingerprint set and per-state columns (the queue's states excluded). */
   get indexBytes(): number {
-    return this.fps.bytes + this.parent.bytes + this.fpHi.bytes + this.fpLo.bytes;
+    return this.fps.bytes + this.parent.bytes;
+  }
+
+  /** Memory per distinct state, in bytes: the index and the queue's states in memory (not spilled). */
+  get bytesPerState(): number {
+    return (this.indexBytes + this.queue.memoryBytes) / Math.max(1, this.fps.size);
   }
 
   fingerprint(s: Value[]): [number, number] {
@@ -135,6 +141,14 @@ export class Explorer {
   }
 
   run(): CheckResult {
+    try {
+      return this.check();
+    } finally {
+      this.queue.close();
+    }
+  }
+
+  private check(): CheckResult {
     const start = Date.now();
     const m = this.model;
     let livenessSeconds: number | undefined;
@@ -230,7 +244,7 @@ export class Explorer {
     const last = trace[trace.length - 1]!.state;
     const back =
       lasso.loop < trace.length - 1
-        ? this.findSuccessor(last, this.matches(lasso.states[lasso.loop]!))
+        ? this.findSuccessor(last, this.matches(this.fingerprint(trace[lasso.loop]!.state)))
         : undefined;
     // TLC names the properties the lasso violates, evaluated on its states as generated (under
     // VIEW or SYMMETRY, these may differ from the ones the graph was checked on, and satisfy them all).
@@ -268,7 +282,7 @@ export class Explorer {
     return {
       distinctStates: this.fps.size,
       generatedStates: this.generated,
-      statesLeftOnQueue: this.queue.length - this.head,
+      statesLeftOnQueue: this.queue.size,
       depth: this.generated === 0 ? 0 : Math.max(1, this.maxLevel),
     };
   }
@@ -324,7 +338,7 @@ export class Explorer {
         id = this.fps.size;
         fresh = this.fps.put(hi, lo, id) < 0;
         if (fresh) {
-          this.record(-1, hi, lo);
+          this.parent.push(-1);
           this.maxLevel = Math.max(this.maxLevel, 1);
           this.queue.push({ id, level: 1, s });
           this.opts.onState?.(id, s, true);
@@ -369,12 +383,6 @@ export class Explorer {
     }
   }
 
-  private record(parent: number, hi: number, lo: number): void {
-    this.parent.push(parent);
-    this.fpHi.push(hi);
-    this.fpLo.push(lo);
-  }
-
   private search(start: number): void {
     this.currentInit = null;
     const m = this.model;
@@ -387,13 +395,7 @@ export class Explorer {
     const t: Value[] = new Array(this.n);
     const live = this.live;
     let expanded = 0;
-    while (this.head < this.queue.length) {
-      const item = this.queue[this.head]!;
-      this.queue[this.head++] = undefined as never;
-      if (this.head > 65536 && this.head * 2 > this.queue.length) {
-        this.queue.splice(0, this.head);
-        this.head = 0;
-      }
+    for (let item = this.queue.shift(); item; item = this.queue.shift()) {
       this.current = item;
       if (maxDepth !== undefined && item.level >= maxDepth) continue;
       const s = item.s;
@@ -425,7 +427,7 @@ export class Explorer {
           fresh = existing < 0;
           id = fresh ? this.fps.size - 1 : existing;
           if (fresh) {
-            this.record(item.id, hi, lo);
+            this.parent.push(item.id);
             if (item.level + 1 > this.maxLevel) this.maxLevel = item.level + 1;
             this.opts.onState?.(id, succ, false);
           }
@@ -488,10 +490,11 @@ export class Explorer {
 
   /** The states with these ids, each a successor of the one before: the first generated with its fingerprint. */
   private path(ids: number[]): TraceState[] {
-    let state = this.findInit(this.matches(ids[0]!));
+    const fps = this.fps.fingerprintsOf(ids);
+    let state = this.findInit(this.matches(fps.get(ids[0]!)!));
     const out: TraceState[] = [{ state }];
     for (let k = 1; k < ids.length; k++) {
-      const step = this.findSuccessor(state, this.matches(ids[k]!));
+      const step = this.findSuccessor(state, this.matches(fps.get(ids[k]!)!));
       if (!step) throw new TlaError(`Internal error: could not rebuild the trace at step ${k + 1}.`, 255);
       out.push(step);
       state = step.state;
@@ -499,10 +502,8 @@ export class Explorer {
     return out;
   }
 
-  /** Whether a state has the fingerprint of state id. */
-  private matches(id: number): (s: Value[]) => boolean {
-    const hi = this.fpHi.at(id);
-    const lo = this.fpLo.at(id);
+  /** Whether a state has this fingerprint. */
+  private matches([hi, lo]: [number, number]): (s: Value[]) => boolean {
     return (s) => {
       const fp = this.fingerprint(s);
       return fp[0] === hi && fp[1] === lo;

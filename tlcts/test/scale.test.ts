@@ -1,0 +1,260 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCheck } from '../src/check/run.js';
+import { StateQueue, type QueuedState } from '../src/check/queue.js';
+import { decodeState, encodeState } from '../src/values/codec.js';
+import { EvalError } from '../src/values/errors.js';
+import {
+  EMPTY_TUPLE,
+  InfiniteSet,
+  IntervalSet,
+  LazyFcn,
+  LazySet,
+  Tuple,
+  type Value,
+  equals,
+  fcnOf,
+  fingerprintValues,
+  intern,
+  modelValue,
+  resetValueTables,
+  setOf,
+  show,
+} from '../src/values/value.js';
+import { corpusDir, loadCorpus } from './support/corpus.js';
+import { figures } from './support/figures.js';
+
+/** The shape of a value: values of one shape can be compared, so they can share a set. */
+type Shape =
+  | { k: 'bool' | 'int' | 'bigInt' | 'str' | 'model' | 'interval' }
+  | { k: 'set' | 'seq' | 'lazySet'; of: Shape }
+  | { k: 'fcn' | 'lazyFcn'; key: Shape; of: Shape };
+
+const shapeArb: fc.Arbitrary<Shape> = fc.letrec<{ shape: Shape }>((tie) => ({
+  shape: fc.oneof(
+    { maxDepth: 3, depthIdentifier: 'shape' },
+    fc.constantFrom<Shape>(
+      { k: 'bool' },
+      { k: 'int' },
+      { k: 'bigInt' },
+      { k: 'str' },
+      { k: 'model' },
+      { k: 'interval' },
+    ),
+    fc.tuple(fc.constantFrom('set', 'seq', 'lazySet'), tie('shape')).map(([k, of]) => ({ k, of }) as Shape),
+    fc
+      .tuple(fc.constantFrom('fcn', 'lazyFcn'), tie('shape'), tie('shape'))
+      .map(([k, key, of]) => ({ k, key, of }) as Shape),
+  ),
+})).shape;
+
+function valueArb(shape: Shape): fc.Arbitrary<Value> {
+  switch (shape.k) {
+    case 'bool':
+      return fc.boolean();
+    case 'int':
+      return fc.integer();
+    case 'bigInt':
+      return fc.maxSafeInteger();
+    case 'str':
+      return fc.oneof(fc.constantFrom('a', 'idle', ''), fc.string({ unit: 'binary', maxLength: 6 }));
+    case 'model':
+      return fc.constantFrom('m1', 'm2', 'm3').map(modelValue);
+    case 'interval':
+      return fc
+        .tuple(fc.integer({ min: -3, max: 3 }), fc.integer({ min: -3, max: 3 }))
+        .map(([lo, hi]) => new IntervalSet(lo, hi));
+    case 'set':
+      return fc.array(valueArb(shape.of), { maxLength: 4 }).map(setOf);
+    case 'seq':
+      return fc
+        .array(valueArb(shape.of), { maxLength: 4 })
+        .map((xs) => (xs.length === 0 ? EMPTY_TUPLE : new Tuple(xs)));
+    case 'lazySet':
+      return fc.array(valueArb(shape.of), { maxLength: 4 }).map((xs) => {
+        const elems = setOf(xs).elems;
+        return new LazySet(
+          'SetEnumValue',
+          'a lazy set',
+          (v) => elems.some((e) => equals(e, v)),
+          (fn) => elems.forEach(fn),
+        );
+      });
+    case 'fcn':
+    case 'lazyFcn': {
+      const { key, of } = shape;
+      return fc.array(valueArb(key), { maxLength: 4 }).chain((ks) => {
+        const keys = setOf(ks).elems;
+        return fc.array(valueArb(of), { minLength: keys.length, maxLength: keys.length }).map((vals) => {
+          if (shape.k === 'fcn') return fcnOf(keys, vals);
+          return new LazyFcn(setOf(keys.slice()), (k) => vals[keys.findIndex((x) => equals(x, k))]!);
+        });
+      });
+    }
+  }
+}
+
+const stateArb = fc.array(shapeArb.chain(valueArb), { maxLength: 4 });
+
+const NAT = new InfiniteSet('Nat', (v) => typeof v === 'number' && v >= 0);
+
+describe('state codec', () => {
+  it('decodes every state to equal values, with the same fingerprint and printed the same', () => {
+    fc.assert(
+      fc.property(stateArb, (state) => {
+        const decoded = decodeState(encodeState(state));
+        expect(decoded).toHaveLength(state.length);
+        state.forEach((v, i) => {
+          expect(equals(decoded[i]!, v)).toBe(true);
+          expect(show(decoded[i]!)).toBe(show(v));
+        });
+        expect(fingerprintValues(decoded)).toEqual(fingerprintValues(state));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('encodes strings and model values by their text, whatever this process interned first', () => {
+    const state = () => ['héllo 🙂', modelValue('m1'), new Tuple(['x', 'y'])];
+    const before = encodeState(state());
+    resetValueTables();
+    for (const s of ['y', 'x', 'm1', 'héllo 🙂']) intern(s);
+    expect(encodeState(state())).toEqual(before);
+  });
+
+  it('refuses an infinite value, naming it', () => {
+    expect(() => encodeState([NAT])).toThrow(EvalError);
+    expect(() => encodeState([NAT])).toThrow(/infinite set Nat/);
+    expect(() => encodeState([new Tuple([new LazyFcn(NAT, (n) => n)])])).toThrow(/infinite domain Nat/);
+  });
+});
+
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'tlcts-scale-test-'));
+afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
+
+/** A queue that spills nearly every block, small ones. */
+function tinyQueue(): StateQueue {
+  return new StateQueue({ budget: 100, blockBytes: 64, dir: scratch });
+}
+
+function stateOf(i: number): Value[] {
+  return [i, `s${i % 7}`, new Tuple([i % 3 === 0, setOf([i, i + 1])])];
+}
+
+describe('state queue', () => {
+  it('gives states back in FIFO order across spill files, deleting each as it is read back', () => {
+    const q = tinyQueue();
+    const expected: QueuedState[] = [];
+    const got: QueuedState[] = [];
+    for (let i = 0; i < 3000; i++) {
+      const item = { id: i, level: 1 + (i >> 8), s: stateOf(i) };
+      q.push(item);
+      expected.push(item);
+      if (i % 3 === 2) got.push(q.shift()!);
+    }
+    expect(q.size).toBe(2000);
+    expect(q.spillFiles).toBeGreaterThan(10);
+    const dir = q.spillDir!;
+    expect(path.dirname(dir)).toBe(scratch);
+    expect(fs.readdirSync(dir).length).toBeGreaterThan(0);
+    for (let item = q.shift(); item; item = q.shift()) got.push(item);
+    expect(q.size).toBe(0);
+    expect(fs.readdirSync(dir)).toEqual([]);
+    expect(got.map((g) => [g.id, g.level, g.s.map(show)])).toEqual(
+      expected.map((e) => [e.id, e.level, e.s.map(show)]),
+    );
+    q.close();
+    expect(fs.existsSync(dir)).toBe(false);
+  });
+
+  it('keeps FIFO order under any interleaving of pushes and shifts', () => {
+    fc.assert(
+      fc.property(fc.array(fc.boolean(), { maxLength: 400 }), (ops) => {
+        const q = tinyQueue();
+        const model: number[] = [];
+        let next = 0;
+        for (const push of ops) {
+          if (push) {
+            q.push({ id: next, level: 1, s: stateOf(next) });
+            model.push(next++);
+          } else expect(q.shift()?.id).toBe(model.shift());
+          expect(q.size).toBe(model.length);
+        }
+        q.close();
+      }),
+    );
+  });
+
+  it('deletes the spill directory with the states left in it', () => {
+    const q = tinyQueue();
+    for (let i = 0; i < 100; i++) q.push({ id: i, level: 1, s: stateOf(i) });
+    expect(fs.readdirSync(q.spillDir!).length).toBeGreaterThan(0);
+    q.close();
+    expect(fs.existsSync(q.spillDir!)).toBe(false);
+  });
+});
+
+describe('checking with a queue that spills', () => {
+  const corpus = loadCorpus();
+  // Block sizes small enough for several blocks to spill (AltBit's queue never holds many states).
+  const models: [string, number][] = [
+    ['Increments/Increments_Race', 4096],
+    ['AltBit/AltBit_WF', 64],
+  ];
+  for (const [name, blockBytes] of models) {
+    it(`${name}: TLC's figures, and the counterexample of an in-memory run`, () => {
+      const e = corpus.find((x) => x.model === name)!;
+      const files = { tlaFile: path.join(corpusDir(), e.tla), cfgFile: path.join(corpusDir(), e.cfg) };
+      const inMemory = runCheck(files).result;
+      const { result, explorer } = runCheck({
+        ...files,
+        queue: { budget: 0, blockBytes, dir: scratch },
+      });
+      expect(figures(result)).toEqual({
+        verdict: e.verdict,
+        exitCode: e.exitCode,
+        distinct: e.distinctStates,
+        generated: e.generatedStates,
+        depth: e.depth,
+      });
+      expect(result.statesLeftOnQueue).toBe(e.statesLeftOnQueue);
+      expect(result.trace).toHaveLength(e.traceLength!);
+      const shown = (r: typeof result) => r.trace!.map((t) => [t.action?.name, t.state.map(show)]);
+      expect(shown(result)).toEqual(shown(inMemory));
+      expect(result.lasso).toEqual(inMemory.lasso);
+      expect(explorer!.queue.spillFiles).toBeGreaterThan(0);
+      expect(fs.existsSync(explorer!.queue.spillDir!)).toBe(false);
+    });
+  }
+});
+
+describe('tlcts -queueMem and -metadir', () => {
+  it('spills the queue into a directory under -metadir, deleted at the end, with the same figures', () => {
+    const metadir = path.join(scratch, 'meta');
+    const e = loadCorpus().find((x) => x.model === 'Increments/Increments_Race')!;
+    const r = spawnSync(
+      process.execPath,
+      [
+        path.resolve(import.meta.dirname, '../bin/tlcts.js'),
+        path.join(corpusDir(), e.tla),
+        '-config',
+        path.join(corpusDir(), e.cfg),
+        '-queueMem',
+        '0',
+        '-metadir',
+        metadir,
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(r.status).toBe(e.exitCode);
+    expect(r.stdout).toContain(
+      `${e.generatedStates} states generated, ${e.distinctStates} distinct states found, ${e.statesLeftOnQueue} states left on queue.`,
+    );
+    expect(r.stderr).toMatch(/the queue of states spilled \d+ files/);
+    expect(fs.readdirSync(metadir)).toEqual([]);
+  });
+});
