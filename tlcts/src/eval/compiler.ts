@@ -8,17 +8,20 @@
  */
 import type { Bound, Expr, ExceptPathItem, FcnDef, Loc, OpDef, Unit } from '../syntax/ast.js';
 import {
+  EMPTY_SET,
   FcnValue,
   FiniteSet,
   InfiniteSet,
   IntervalSet,
   LazyFcn,
   LazySet,
+  ModelValue,
+  Record,
   SetValue,
   Tuple,
+  compareStrings,
   equals,
   fcnOf,
-  recordOf,
   setOf,
   show,
   type Value,
@@ -60,14 +63,19 @@ function locText(e: { loc: Expr['loc'] }): string {
   return `line ${l.line}, col ${l.col} to line ${l.endLine}, col ${l.endCol} of module ${l.module}`;
 }
 
-/** Attaches the innermost location to an evaluation error as it unwinds. */
+/** Attaches e's location to an evaluation error unwinding through it, unless an inner one did. */
+function locate(err: unknown, e: Expr): unknown {
+  if (err instanceof EvalError && !err.location) err.location = locText(e);
+  return err;
+}
+
+/** Attaches the innermost location to an evaluation error as it unwinds (hot closures inline this). */
 function located(e: Expr, cl: Closure): Closure {
   return (c) => {
     try {
       return cl(c);
     } catch (err) {
-      if (err instanceof EvalError && !err.location) err.location = locText(e);
-      throw err;
+      throw locate(err, e);
     }
   };
 }
@@ -137,10 +145,10 @@ export class Compiler {
       def.params.forEach((p, i) =>
         body.bindSlot(p.name, p.arity > 0 ? 'op' : byName[i] ? 'byname' : 'value', p.arity),
       );
-      compiled.body = this.expr(def.body, body);
+      compiled.body = this.compileBody(() => this.expr(def.body, body));
       compiled.size = body.frame.size;
     } else {
-      compiled.body = this.fcnDefValue(def, h.scope);
+      compiled.body = this.compileBody(() => this.fcnDefValue(def, h.scope));
     }
     return compiled;
   }
@@ -177,15 +185,19 @@ export class Compiler {
     if (def.kind !== 'OpDef') return (h.byName = []);
     const names = new Set(def.params.map((p) => p.name));
     const result = def.params.map(() => false);
+    const asAction = def.params.map(() => false);
     h.byName = result;
-    const mark = (name: string) => {
+    h.actionParams = asAction;
+    const mark = (name: string, actionPos: boolean) => {
       const i = def.params.findIndex((p) => p.name === name);
-      if (i >= 0) result[i] = true;
+      if (i < 0) return;
+      result[i] = true;
+      if (actionPos) asAction[i] = true;
     };
     const visit = (e: Expr, dynamic: boolean, actionPos: boolean): void => {
       switch (e.kind) {
         case 'Ident':
-          if (names.has(e.name) && (dynamic || actionPos)) mark(e.name);
+          if (names.has(e.name) && (dynamic || actionPos)) mark(e.name, actionPos);
           return;
         case 'Prime':
         case 'Unchanged':
@@ -250,11 +262,19 @@ export class Compiler {
     return h.constant;
   }
 
-  private isConstantExpr(e: Expr, scope: Scope, bound: Set<string>): boolean {
+  /**
+   * Whether e is constant-level. `strict` asks more: that e has one value wherever it is evaluated,
+   * so it can be computed once. Names bound outside e, even those holding a constant while Next is
+   * split, then count as varying, and so do `@` and operators defined in a LET.
+   */
+  private isConstantExpr(e: Expr, scope: Scope, bound: Set<string>, strict = false): boolean {
     let constant = true;
     const visit = (x: Expr, b: Set<string>): void => {
       if (!constant) return;
       switch (x.kind) {
+        case 'At':
+          constant = !strict;
+          return;
         case 'Prime':
         case 'Unchanged':
         case 'Enabled':
@@ -270,15 +290,21 @@ export class Compiler {
         case 'OpApp': {
           if (!b.has(x.name)) {
             const sym = scope.lookup(x.name);
-            if (sym?.k === 'var' || (sym?.k === 'slot' && !sym.splitConstant) || sym?.k === 'subst')
+            if (
+              sym?.k === 'var' ||
+              (sym?.k === 'slot' && (strict || !sym.splitConstant)) ||
+              sym?.k === 'subst' ||
+              (strict && sym?.k === 'def' && sym.h.scope !== sym.h.scope.inst.top)
+            )
               constant = false;
             else if (
               sym?.k === 'def' &&
               !this.isConstantDef(sym.h) &&
-              !(sym.h.arity > 0 && this.isConstantBody(sym.h))
+              !(sym.h.arity > 0 && this.isConstantBody(sym.h, strict))
             )
               constant = false;
-            else if (sym?.k === 'builtin' && NONDETERMINISTIC.has(x.name)) constant = false;
+            else if (sym?.k === 'builtin' && (strict ? NOT_HOISTED_BUILTINS : NONDETERMINISTIC).has(x.name))
+              constant = false;
           }
           if (x.kind === 'OpApp') x.args.forEach((a) => visit(a, b));
           return;
@@ -287,8 +313,8 @@ export class Compiler {
           constant = false;
           return;
         default: {
-          const inner = new Set(b);
-          for (const n of boundNames(x)) inner.add(n);
+          const names = boundNames(x);
+          const inner = names.length === 0 ? b : new Set([...b, ...names]);
           forEachChild(x, (y) => visit(y, inner));
         }
       }
@@ -297,20 +323,64 @@ export class Compiler {
     return constant;
   }
 
-  /** Whether an operator's body depends on nothing but its parameters and constants. */
-  private isConstantBody(h: DefHandle): boolean {
-    if (h.constantBody !== undefined) return h.constantBody;
-    h.constantBody = false;
+  /** Whether an operator's body depends on nothing but its parameters and constants (strict: see isConstantExpr). */
+  private isConstantBody(h: DefHandle, strict = false): boolean {
+    const known = strict ? h.strictConstantBody : h.constantBody;
+    if (known !== undefined) return known;
     const def = h.def;
+    const record = (v: boolean) => (strict ? (h.strictConstantBody = v) : (h.constantBody = v));
+    record(false);
     if (def.kind !== 'OpDef') return false;
-    h.constantBody = this.isConstantExpr(def.body, h.scope, new Set(def.params.map((p) => p.name)));
-    return h.constantBody;
+    return record(this.isConstantExpr(def.body, h.scope, new Set(def.params.map((p) => p.name)), strict));
+  }
+
+  /**
+   * Whether an operator's value depends on its arguments alone: a module-level operator taking values
+   * (not operators, not by name) whose body is constant in the strict sense. Its results can be kept.
+   */
+  private isPureOperator(h: DefHandle): boolean {
+    const def = h.def;
+    return (
+      def.kind === 'OpDef' &&
+      h.scope === h.scope.inst.top &&
+      def.params.every((p, i) => p.arity === 0 && !this.paramModes(h)[i]) &&
+      this.isConstantBody(h, true)
+    );
   }
 
   // ---------------------------------------------------------------------------------------------
   // Value mode
 
+  /** Whether the expression being compiled is computed once (its parts need not be). */
+  private hoisting = false;
+
   expr(e: Expr, scope: Scope): Closure {
+    if (this.hoisting || NOT_HOISTED.has(e.kind) || !this.isConstantExpr(e, scope, new Set(), true))
+      return this.exprNode(e, scope);
+    // A constant subexpression (`x \in [S -> T]`, `Seq(R)`, `{"a", "b"}`): computed on first use.
+    this.hoisting = true;
+    let cl: Closure;
+    try {
+      cl = this.exprNode(e, scope);
+    } finally {
+      this.hoisting = false;
+    }
+    let cached: Value | undefined;
+    return (c) => (cached ??= cl(c));
+  }
+
+  /** Compiles a definition's body on its own: hoisting inside it does not depend on the call site. */
+  private compileBody<T>(compile: () => T): T {
+    const saved = this.hoisting;
+    this.hoisting = false;
+    try {
+      return compile();
+    } finally {
+      this.hoisting = saved;
+    }
+  }
+
+  private exprNode(e: Expr, scope: Scope): Closure {
     switch (e.kind) {
       case 'Num':
       case 'Str':
@@ -395,10 +465,8 @@ export class Compiler {
         const rng = this.expr(e.rng, scope);
         return (c) => fcnSetOf(asSet(dom(c), e.dom), asSet(rng(c), e.rng));
       }
-      case 'RecLit': {
-        const fields = e.fields.map((f) => ({ name: f.name, v: this.expr(f.value, scope) }));
-        return (c) => recordOf(fields.map((f) => ({ name: f.name, value: f.v(c) })));
-      }
+      case 'RecLit':
+        return this.recLit(e, scope);
       case 'RecSet': {
         const fields = e.fields.map((f) => ({ name: f.name, v: this.expr(f.value, scope), e: f.value }));
         return (c) => recordSetOf(fields.map((f) => ({ name: f.name, set: asSet(f.v(c), f.e) })));
@@ -412,7 +480,13 @@ export class Compiler {
       case 'Dot': {
         const rec = this.expr(e.rec, scope);
         const field = e.field;
-        return located(e, (c) => applyFcn(rec(c), field, e));
+        return (c) => {
+          try {
+            return applyFcn(rec(c), field, e);
+          } catch (err) {
+            throw locate(err, e);
+          }
+        };
       }
       case 'Except':
         return this.except(e, scope);
@@ -569,22 +643,52 @@ export class Compiler {
     }
     if (args.length === 0) return run;
     const fill = this.argFillers(h, args, scope);
-    return (c) => {
+    const call: Closure = (c) => {
       const f = new Frame(compiled.size, parent(c.f));
       for (let i = 0; i < fill.length; i++) f.v[i] = fill[i]!(c);
       return compiled.body({ s: c.s, t: c.t, f });
     };
+    if (!this.isPureOperator(h)) return call;
+    const compute = (vals: Value[], c: Ctx): Value => {
+      const f = new Frame(compiled.size, parent(c.f));
+      for (let i = 0; i < vals.length; i++) f.v[i] = vals[i];
+      return compiled.body({ s: c.s, t: c.t, f });
+    };
+    const results = memoized(fill.length, compute);
+    // Results are kept while this call site passes atomic values (one passing sequences or sets
+    // seldom passes the same one twice).
+    let atomic = true;
+    return (c) => {
+      if (!atomic) return call(c);
+      const vals = new Array<Value>(fill.length);
+      for (let i = 0; i < fill.length; i++) vals[i] = fill[i]!(c) as Value;
+      if (vals.every(isAtomic)) return results(vals, c);
+      atomic = false;
+      return compute(vals, c);
+    };
   }
 
-  /** For each parameter of h, how the call site fills its slot. */
-  private argFillers(h: DefHandle, args: Expr[], scope: Scope): ((c: Ctx) => unknown)[] {
+  /** For each parameter of h, how the call site fills its slot (byValue: by-name parameters passed by value). */
+  private argFillers(h: DefHandle, args: Expr[], scope: Scope, byValue?: boolean[]): ((c: Ctx) => unknown)[] {
     const def = h.def as OpDef;
     const modes = this.paramModes(h);
     return args.map((a, i) => {
       if (def.params[i]!.arity > 0) return this.opArg(a, scope);
-      if (modes[i]) return this.argRef(a, scope);
+      if (modes[i] && !byValue?.[i]) return this.argRef(a, scope);
       return this.expr(a, scope);
     });
+  }
+
+  /**
+   * Whether an argument has one value in every state: a literal, a constant, or the value of a bound
+   * name. Passed by value, it then acts as it would by name, but for where an error in taking it as
+   * an action is reported (so parameters taken as actions stay by name).
+   */
+  private isStateless(a: Expr, scope: Scope): boolean {
+    if (a.kind === 'Num' || a.kind === 'Str' || a.kind === 'Bool') return true;
+    if (a.kind !== 'Ident') return false;
+    const sym = scope.lookup(a.name);
+    return sym?.k === 'const' || (sym?.k === 'slot' && sym.mode === 'value');
   }
 
   /** An argument passed by name: evaluated, taken as an action or UNCHANGED, in the caller's frame. */
@@ -666,9 +770,15 @@ export class Compiler {
       let cached: Value | undefined;
       return (c) => (cached ??= fn([], host, c));
     }
-    if (argCls.length === 2 && ops.size === 0 && lazy.size === 0) {
+    if (argCls.length <= 2 && ops.size === 0 && lazy.size === 0) {
       const [a0, a1] = argCls as Closure[];
-      return located(e, (c) => fn([a0!(c), a1!(c)], host, c));
+      return (c) => {
+        try {
+          return fn(a1 ? [a0!(c), a1(c)] : [a0!(c)], host, c);
+        } catch (err) {
+          throw locate(err, e);
+        }
+      };
     }
     return located(e, (c) => fn(argCls.map((a) => a(c)) as Value[], host, c));
   }
@@ -681,19 +791,28 @@ export class Compiler {
       case '#': {
         const a = this.expr(args[0]!, scope);
         const b = this.expr(args[1]!, scope);
-        return e.name === '='
-          ? located(e, (c) => equals(a(c), b(c)))
-          : located(e, (c) => !equals(a(c), b(c)));
+        const eq = e.name === '=';
+        return (c) => {
+          try {
+            return equals(a(c), b(c)) === eq;
+          } catch (err) {
+            throw locate(err, e);
+          }
+        };
       }
       case '\\in':
       case '\\notin': {
         const a = this.expr(args[0]!, scope);
         const b = this.expr(args[1]!, scope);
         const neg = e.name === '\\notin';
-        return located(e, (c) => {
-          const x = a(c);
-          return asSet(b(c), args[1]!).has(x) !== neg;
-        });
+        return (c) => {
+          try {
+            const x = a(c);
+            return asSet(b(c), args[1]!).has(x) !== neg;
+          } catch (err) {
+            throw locate(err, e);
+          }
+        };
       }
       case '~': {
         const a = this.expr(args[0]!, scope);
@@ -839,20 +958,37 @@ export class Compiler {
       if (p.tuple) flat.push({ set: p.set, setExpr: p.setExpr, slot: -1, tupleSlots: p.slots });
       else for (const s of p.slots) flat.push({ set: p.set, setExpr: p.setExpr, slot: s });
     }
+    const bindOne = (c: Ctx, p: (typeof flat)[number], v: Value): void => {
+      if (p.tupleSlots) {
+        if (!(v instanceof FcnValue)) throw new EvalError(`Attempted to bind a tuple to ${show(v)}.`);
+        const ft = v.materialize();
+        p.tupleSlots.forEach((s, j) => (c.f.v[s] = ft.valAt(j)));
+      } else c.f.v[p.slot] = v;
+    };
     // TLC's context enumerator varies the first bound name fastest.
     const rec = (c: Ctx, i: number, fn: () => boolean | void): boolean => {
       if (i < 0) return fn() !== false;
       const p = flat[i]!;
       const set = asSet(p.set(c), p.setExpr);
-      let go = true;
+      if (set instanceof IntervalSet) {
+        for (let v = set.lo; v <= set.hi; v++) {
+          bindOne(c, p, v);
+          if (!rec(c, i - 1, fn)) return false;
+        }
+        return true;
+      }
       // TLC enumerates quantifier domains normalized: sorted, without duplicates.
-      (set instanceof LazySet ? set.normalized() : set).forEach((v) => {
-        if (p.tupleSlots) {
-          const t = v as Tuple;
-          if (!(t instanceof FcnValue)) throw new EvalError(`Attempted to bind a tuple to ${show(v)}.`);
-          const ft = t.materialize();
-          p.tupleSlots.forEach((s, j) => (c.f.v[s] = ft.valAt(j)));
-        } else c.f.v[p.slot] = v;
+      if (set instanceof FiniteSet || set instanceof LazySet) {
+        const elems = set.normalized().elems;
+        for (let j = 0; j < elems.length; j++) {
+          bindOne(c, p, elems[j]!);
+          if (!rec(c, i - 1, fn)) return false;
+        }
+        return true;
+      }
+      let go = true;
+      set.forEach((v) => {
+        bindOne(c, p, v);
         go = rec(c, i - 1, fn);
         return go;
       });
@@ -924,12 +1060,15 @@ export class Compiler {
     };
     return (c) => {
       const s = asSet(base(c), bound.set!);
-      if (s instanceof FiniteSet || s instanceof IntervalSet) {
+      if (s instanceof FiniteSet) {
         const out: Value[] = [];
-        s.forEach((v) => {
-          if (test(c, v)) out.push(v);
-        });
-        return s instanceof FiniteSet ? new FiniteSet(out) : setOf(out);
+        for (let i = 0; i < s.elems.length; i++) if (test(c, s.elems[i]!)) out.push(s.elems[i]!);
+        return out.length === s.elems.length ? s : out.length === 0 ? EMPTY_SET : new FiniteSet(out);
+      }
+      if (s instanceof IntervalSet) {
+        const out: Value[] = [];
+        for (let i = s.lo; i <= s.hi; i++) if (test(c, i)) out.push(i);
+        return setOf(out);
       }
       // Over SUBSET, [S -> T], an infinite set...: membership without enumeration, as TLC's SetPredValue.
       const snap = snapshot(c);
@@ -1003,12 +1142,41 @@ export class Compiler {
     };
   }
 
+  /**
+   * `[a |-> x, b |-> y]`: the fields, evaluated in the order written, are placed in the order of their
+   * names, found at the first evaluation (the names' order does not change after) and then kept.
+   */
+  private recLit(e: Expr & { kind: 'RecLit' }, scope: Scope): Closure {
+    const fields = e.fields.map((f) => this.expr(f.value, scope));
+    let names: readonly string[] | undefined;
+    let position: number[] = [];
+    return (c) => {
+      if (!names) {
+        const order = e.fields
+          .map((f, i) => ({ name: f.name, i }))
+          .sort((x, y) => compareStrings(x.name, y.name));
+        names = order.map((f) => f.name);
+        position = new Array<number>(order.length);
+        order.forEach((f, to) => (position[f.i] = to));
+      }
+      const vals = new Array<Value>(fields.length);
+      for (let i = 0; i < fields.length; i++) vals[position[i]!] = fields[i]!(c);
+      return new Record(names, vals);
+    };
+  }
+
   private fcnApp(e: Expr & { kind: 'FcnApp' }, scope: Scope): Closure {
     const fn = this.expr(e.fn, scope);
     const args = e.args.map((a) => this.expr(a, scope));
     if (args.length === 1) {
       const a0 = args[0]!;
-      return located(e, (c) => applyFcn(fn(c), a0(c), e));
+      return (c) => {
+        try {
+          return applyFcn(fn(c), a0(c), e);
+        } catch (err) {
+          throw locate(err, e);
+        }
+      };
     }
     return located(e, (c) => applyFcn(fn(c), new Tuple(args.map((a) => a(c))), e));
   }
@@ -1080,13 +1248,8 @@ export class Compiler {
 
   private actNode(e: Expr, scope: Scope, init: boolean, top: boolean): ActClosure {
     switch (e.kind) {
-      case 'And': {
-        const items = e.items.map((x) => this.act(x, scope, init, false));
-        return items.reduceRight<ActClosure>(
-          (rest, item) => (c, k) => item(c, () => rest(c, k)),
-          (_c, k) => k(),
-        );
-      }
+      case 'And':
+        return conjoin(e.items.map((x) => this.act(x, scope, init, false)));
       case 'Or': {
         const items = e.items.map((x) => this.act(x, scope, init, top));
         return (c, k) => {
@@ -1223,10 +1386,7 @@ export class Compiler {
         break;
       }
     }
-    const guard = this.expr(e, scope);
-    return (c, k) => {
-      if (boolOf(guard(c), e)) k();
-    };
+    return guardAct(this.expr(e, scope), e);
   }
 
   /** `x' = e` / `x' \in S` (or `x = e` / `x \in S` in Init) when x is a variable. */
@@ -1245,10 +1405,7 @@ export class Compiler {
     const rhsAt = located(e, rhs);
     const target = init ? (c: Ctx) => c.s! : (c: Ctx) => c.t!;
     // A parameter passed something other than a variable: the conjunct is an ordinary guard.
-    const guard = this.expr(e, scope);
-    const asGuard: ActClosure = (c, k) => {
-      if (boolOf(guard(c), e)) k();
-    };
+    const asGuard = guardAct(this.expr(e, scope), e);
     if (e.name === '=') {
       return (c, k) => {
         const i = index(c);
@@ -1316,6 +1473,8 @@ export class Compiler {
   }
 
   private unchanged(e: Expr, scope: Scope): ActClosure {
+    const vars = this.unchangedVars(e, scope);
+    if (vars && vars.length <= MAX_KEPT) return keepVariables(vars);
     if (e.kind === 'Prefixed' && e.args.length === 0) {
       const { inst, frame } = this.instancePath(e, scope);
       const sym = inst.names.get(e.name);
@@ -1324,19 +1483,9 @@ export class Compiler {
         return (c, k) => inner({ s: c.s, t: c.t, f: frame(c) }, k);
       }
     }
-    if (e.kind === 'Tuple') {
-      const parts = e.elems.map((x) => this.unchanged(x, scope));
-      return parts.reduceRight<ActClosure>(
-        (rest, item) => (c, k) => item(c, () => rest(c, k)),
-        (_c, k) => k(),
-      );
-    }
+    if (e.kind === 'Tuple') return conjoin(e.elems.map((x) => this.unchanged(x, scope)));
     if (e.kind === 'Ident') {
       const sym = scope.lookup(e.name);
-      if (sym?.k === 'var') {
-        const i = sym.index;
-        return (c, k) => assignOrCheck(c.t!, i, c.s![i]!, k);
-      }
       if (sym?.k === 'def' && sym.h.arity === 0 && sym.h.def.kind === 'OpDef') {
         const inner = this.unchanged(sym.h.def.body, sym.h.scope);
         const up = this.up(scope.level, sym.h.scope.level);
@@ -1368,6 +1517,25 @@ export class Compiler {
     };
   }
 
+  /** The variables `UNCHANGED e` keeps, when e is made of variables, tuples and definitions of them. */
+  private unchangedVars(e: Expr, scope: Scope): number[] | undefined {
+    if (e.kind === 'Tuple') {
+      const out: number[] = [];
+      for (const x of e.elems) {
+        const vars = this.unchangedVars(x, scope);
+        if (!vars) return undefined;
+        out.push(...vars);
+      }
+      return out;
+    }
+    if (e.kind !== 'Ident') return undefined;
+    const sym = scope.lookup(e.name);
+    if (sym?.k === 'var') return [sym.index];
+    if (sym?.k === 'def' && sym.h.arity === 0 && sym.h.def.kind === 'OpDef')
+      return this.unchangedVars(sym.h.def.body, sym.h.scope);
+    return undefined;
+  }
+
   /** Takes the action defined by h: a new frame, arguments by name where needed, labelled at split points. */
   private actCall(
     h: DefHandle,
@@ -1386,21 +1554,23 @@ export class Compiler {
     }
     // TLC keeps splitting inside a called action only when every argument is a constant.
     const splitInside = top && args.every((a) => this.isConstantExpr(a, scope, new Set()));
-    const key = `${init ? 'i' : 'n'}${splitInside ? 't' : ''}`;
+    const modes = this.paramModes(h);
+    const byValue = args.map((a, i) => modes[i]! && !h.actionParams![i] && this.isStateless(a, scope));
+    const key = `${init ? 'i' : 'n'}${splitInside ? 't' : ''}${byValue.map(Number).join('')}`;
     let compiled = h.acts.get(key);
     if (!compiled) {
       const body = h.scope.newFrame();
-      const modes = this.paramModes(h);
       def.params.forEach((p, i) => {
-        const sym = body.bindSlot(p.name, p.arity > 0 ? 'op' : modes[i] ? 'byname' : 'value', p.arity);
+        const byName = modes[i] && !byValue[i];
+        const sym = body.bindSlot(p.name, p.arity > 0 ? 'op' : byName ? 'byname' : 'value', p.arity);
         if (splitInside) markSplitConstant(sym);
       });
       compiled = { size: 0, body: () => undefined };
       h.acts.set(key, compiled);
-      compiled.body = this.act(def.body, body, init, splitInside);
+      compiled.body = this.compileBody(() => this.act(def.body, body, init, splitInside));
       compiled.size = body.frame.size;
     }
-    const fill = this.argFillers(h, args, scope);
+    const fill = this.argFillers(h, args, scope, byValue);
     const c0 = compiled;
     const params = def.params.map((p) => p.name);
     const callLoc = e.loc;
@@ -1441,6 +1611,33 @@ export class Compiler {
  */
 let stateVersion = 0;
 
+/** What guardAct made: the guard's closure and expression, so a conjunction can test it directly. */
+const GUARDS = new WeakMap<ActClosure, { test: Closure; e: Expr }>();
+
+/** A conjunct that is no assignment: the step goes on when it is true. */
+function guardAct(test: Closure, e: Expr): ActClosure {
+  const act: ActClosure = (c, k) => {
+    if (boolOf(test(c), e)) k();
+  };
+  GUARDS.set(act, { test, e });
+  return act;
+}
+
+/** Actions taken one after the other (a conjunction); a guard is tested without a continuation. */
+export function conjoin(items: ActClosure[]): ActClosure {
+  return items.reduceRight<ActClosure>(
+    (rest, item) => {
+      const guard = GUARDS.get(item);
+      if (!guard) return (c, k) => item(c, () => rest(c, k));
+      const { test, e } = guard;
+      return (c, k) => {
+        if (boolOf(test(c), e)) rest(c, k);
+      };
+    },
+    (_c, k) => k(),
+  );
+}
+
 /** Assigns variable i of state t (undone afterwards) if it is unassigned, else requires it to equal v. */
 function assignOrCheck(t: Value[], i: number, v: Value, k: Cont): void {
   const cur = t[i];
@@ -1454,6 +1651,76 @@ function assignOrCheck(t: Value[], i: number, v: Value, k: Cont): void {
       stateVersion++;
     }
   } else if (equals(cur, v)) k();
+}
+
+/** The most variables keepVariables handles (one bit each). */
+const MAX_KEPT = 30;
+
+/**
+ * UNCHANGED of these variables: assigns each unassigned one its current value, else requires it to
+ * equal that value (in order, as a conjunction of assignments would); undone afterwards.
+ */
+function keepVariables(vars: number[]): ActClosure {
+  return (c, k) => {
+    const t = c.t!;
+    const s = c.s!;
+    let assigned = 0;
+    try {
+      for (let j = 0; j < vars.length; j++) {
+        const i = vars[j]!;
+        const cur = t[i];
+        if (cur === undefined) {
+          t[i] = s[i]!;
+          assigned |= 1 << j;
+          stateVersion++;
+        } else if (!equals(cur, s[i]!)) return;
+      }
+      k();
+    } finally {
+      for (let j = 0; assigned !== 0; j++, assigned >>>= 1) {
+        if (assigned & 1) t[vars[j]!] = undefined as unknown as Value;
+      }
+      stateVersion++;
+    }
+  };
+}
+
+/** How many results memoized keeps at most, per operator. */
+const MAX_MEMO = 100_000;
+
+/** Whether v can key a memo: it equals another value exactly when it is the same (a scalar, a model value). */
+function isAtomic(v: Value): boolean {
+  return typeof v !== 'object' || v instanceof ModelValue;
+}
+
+/** An operator's results kept by argument (atomic values only). */
+function memoized(
+  arity: number,
+  compute: (args: Value[], c: Ctx) => Value,
+): (args: Value[], c: Ctx) => Value {
+  const root = new Map<Value, unknown>();
+  let kept = 0;
+  return (args, c) => {
+    let node = root;
+    for (let i = 0; i < arity - 1; i++) {
+      let next = node.get(args[i]!) as Map<Value, unknown> | undefined;
+      if (!next) {
+        if (kept >= MAX_MEMO) return compute(args, c);
+        node.set(args[i]!, (next = new Map()));
+        kept++;
+      }
+      node = next;
+    }
+    let v = node.get(args[arity - 1]!) as Value | undefined;
+    if (v === undefined) {
+      v = compute(args, c);
+      if (kept < MAX_MEMO) {
+        node.set(args[arity - 1]!, v);
+        kept++;
+      }
+    }
+    return v;
+  };
 }
 
 /** Bound names of a split point hold constants while Next is split (TLC binds them before any state). */
@@ -1474,6 +1741,26 @@ const BUILTIN_SYNTAX = new Set(['=', '/=', '#', '\\in', '\\notin', '~', '=>', '<
 
 /** Builtins whose value changes from call to call, so definitions using them are not cached. */
 const NONDETERMINISTIC = new Set(['RandomElement', 'TLCGet', 'JavaTime', 'Print', 'PrintT', 'TLCSet']);
+
+/**
+ * Builtins that read the checker's registers or the outside world, or have effects: a constant
+ * definition using them is computed once (as TLC does), but a subexpression is not.
+ */
+const NOT_HOISTED_BUILTINS = new Set([
+  ...NONDETERMINISTIC,
+  'TLCGetOrDefault',
+  'TLCGetAndSet',
+  'IOEnv',
+  'Serialize',
+  'Deserialize',
+  'JsonSerialize',
+  'JsonDeserialize',
+  'ndJsonSerialize',
+  'ndJsonDeserialize',
+]);
+
+/** Expressions not worth computing once: literals and names (a constant's value is at hand already). */
+const NOT_HOISTED = new Set<Expr['kind']>(['Num', 'Str', 'Bool', 'Ident', 'At', 'Lambda', 'Label']);
 
 function snapshotFrame(f: Frame): Frame {
   const n = new Frame(f.v.length, f.parent ? snapshotFrame(f.parent) : null);

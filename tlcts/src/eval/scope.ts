@@ -61,8 +61,12 @@ export class DefHandle {
   readonly acts = new Map<string, Compiled<ActClosure>>();
   /** For each parameter: passed by name (true) or by value (false). */
   byName?: boolean[];
+  /** For each parameter: whether the body takes it as an action (or passes it on by name). */
+  actionParams?: boolean[];
   constant?: boolean;
   constantBody?: boolean;
+  /** Whether the body is constant in isConstantExpr's strict sense (its results can be kept). */
+  strictConstantBody?: boolean;
   constructor(
     readonly def: OpDef | FcnDef,
     /** The scope the definition sits in (its module instance, plus enclosing LETs). */

@@ -19,12 +19,13 @@ import {
 
 /** Seq(S): sequences (functions on 1..n) with all elements in S. */
 export function seqSet(s: Value): InfiniteSet {
-  const name = `Seq(${show(s)})`;
+  // Printed only for errors and output: the name is made when needed.
+  const name = () => `Seq(${show(s)})`;
   return new InfiniteSet(name, (v) => {
     const t = asTuple(v);
     if (t === null) {
       if (v instanceof ModelValue) return false;
-      throw notMemberOf(v, name);
+      throw notMemberOf(v, name());
     }
     return t.elems.every((e) => isIn(s, e));
   });

@@ -32,33 +32,40 @@ export function kindOf(v: Value): Kind {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Fingerprints: two 32-bit lanes (64 bits) mixed with Math.imul, cached on composite values.
+// Fingerprints: two 32-bit lanes (64 bits) mixed with Math.imul, cached on composite values. The
+// lanes live in local variables and the element hash in a typed array: a module-level `let` holding
+// an int32 would box it on every write.
 
-let h1 = 0;
-let h2 = 0;
-
-function mix(word: number): void {
+/** One round of lane 1 (murmur3's) on the word. */
+function mix1(h: number, word: number): number {
   let k = Math.imul(word, 0xcc9e2d51);
   k = (k << 15) | (k >>> 17);
   k = Math.imul(k, 0x1b873593);
-  h1 ^= k;
-  h1 = (h1 << 13) | (h1 >>> 19);
-  h1 = (Math.imul(h1, 5) + 0xe6546b64) | 0;
+  h ^= k;
+  h = (h << 13) | (h >>> 19);
+  return (Math.imul(h, 5) + 0xe6546b64) | 0;
+}
+
+/** One round of lane 2 on the word. */
+function mix2(h: number, word: number): number {
   let j = Math.imul(word ^ 0x5bd1e995, 0x85ebca6b);
   j = (j << 17) | (j >>> 15);
   j = Math.imul(j, 0xc2b2ae35);
-  h2 ^= j;
-  h2 = (h2 << 11) | (h2 >>> 21);
-  h2 = (Math.imul(h2, 9) + 0x7fb5b1a3) | 0;
+  h ^= j;
+  h = (h << 11) | (h >>> 21);
+  return (Math.imul(h, 9) + 0x7fb5b1a3) | 0;
 }
 
-function finish(): void {
-  h1 ^= h1 >>> 16;
-  h1 = Math.imul(h1, 0x85ebca6b);
-  h1 ^= h1 >>> 13;
-  h2 ^= h2 >>> 15;
-  h2 = Math.imul(h2, 0xc2b2ae35);
-  h2 ^= h2 >>> 16;
+function finish1(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  return h ^ (h >>> 13);
+}
+
+function finish2(h: number): number {
+  h ^= h >>> 15;
+  h = Math.imul(h, 0xc2b2ae35);
+  return h ^ (h >>> 16);
 }
 
 const stringHashes = new Map<string, [number, number]>();
@@ -66,25 +73,16 @@ const stringHashes = new Map<string, [number, number]>();
 function stringHash(s: string): [number, number] {
   let cached = stringHashes.get(s);
   if (!cached) {
-    const s1 = h1;
-    const s2 = h2;
-    h1 = 0x3c6ef372;
-    h2 = 0x1f83d9ab;
-    mix(s.length);
-    for (let i = 0; i < s.length; i++) mix(s.charCodeAt(i));
-    finish();
-    cached = [h1, h2];
+    let a = mix1(0x3c6ef372, s.length);
+    let b = mix2(0x1f83d9ab, s.length);
+    for (let i = 0; i < s.length; i++) {
+      a = mix1(a, s.charCodeAt(i));
+      b = mix2(b, s.charCodeAt(i));
+    }
+    cached = [finish1(a), finish2(b)];
     if (stringHashes.size < 1_000_000) stringHashes.set(s, cached);
-    h1 = s1;
-    h2 = s2;
   }
   return cached;
-}
-
-function mixString(s: string): void {
-  const [a, b] = stringHash(s);
-  mix(a);
-  mix(b);
 }
 
 function fmix(h: number): number {
@@ -95,15 +93,14 @@ function fmix(h: number): number {
   return h ^ (h >>> 16);
 }
 
-// The hash of one element, as two words in o1/o2 (no allocation on the hot path). Sets and functions
+// The hash of one element, as two words in OUT (no allocation on the hot path). Sets and functions
 // add their elements' hashes, so their fingerprint does not depend on the order of the elements: a
 // state permuted by a symmetry can then be fingerprinted without rebuilding or re-sorting its values.
-let o1 = 0;
-let o2 = 0;
+const OUT = new Int32Array(2);
 
 function out(a: number, b: number): void {
-  o1 = fmix(a ^ Math.imul(b ^ (b >>> 15), 0x2c1b3c6d));
-  o2 = fmix((b + Math.imul(a ^ (a >>> 13), 0x297a2d39) + 0x68e31da4) | 0);
+  OUT[0] = fmix(a ^ Math.imul(b ^ (b >>> 15), 0x2c1b3c6d));
+  OUT[1] = fmix((b + Math.imul(a ^ (a >>> 13), 0x297a2d39) + 0x68e31da4) | 0);
 }
 
 /** A renaming of model values by a symmetry, numbered so values can cache their hash under it. */
@@ -112,7 +109,7 @@ export interface Permutation {
   index: number;
 }
 
-/** Sets o1/o2 to the hash of v, with model values renamed by perm. */
+/** Sets OUT to the hash of v, with model values renamed by perm. */
 function elementHash(v: Value, perm: Permutation | null): void {
   switch (typeof v) {
     case 'boolean':
@@ -140,31 +137,23 @@ function compositeHash(v: SetValue | FcnValue, perm: Permutation | null): [numbe
     const elems = v.normalized().elems;
     for (let i = 0; i < elems.length; i++) {
       elementHash(elems[i]!, perm);
-      a1 = (a1 + o1) | 0;
-      a2 = (a2 + o2) | 0;
+      a1 = (a1 + OUT[0]!) | 0;
+      a2 = (a2 + OUT[1]!) | 0;
     }
-    return hashComposite(4, () => {
-      mix(elems.length);
-      mix(a1);
-      mix(a2);
-    });
+    return hashComposite(4, elems.length, a1, a2);
   }
   const f = v.materialize();
   const n = f.size();
   for (let i = 0; i < n; i++) {
     elementHash(f.keyAt(i), perm);
-    const k1 = o1;
-    const k2 = o2;
+    const k1 = OUT[0]!;
+    const k2 = OUT[1]!;
     elementHash(f.valAt(i), perm);
-    out(k1 ^ fmix((o1 + 0x3c6ef372) | 0), (k2 + fmix(o2 ^ 0x1f83d9ab)) | 0);
-    a1 = (a1 + o1) | 0;
-    a2 = (a2 + o2) | 0;
+    out(k1 ^ fmix((OUT[0]! + 0x3c6ef372) | 0), (k2 + fmix(OUT[1]! ^ 0x1f83d9ab)) | 0);
+    a1 = (a1 + OUT[0]!) | 0;
+    a2 = (a2 + OUT[1]!) | 0;
   }
-  return hashComposite(5, () => {
-    mix(n);
-    mix(a1);
-    mix(a2);
-  });
+  return hashComposite(5, n, a1, a2);
 }
 
 /**
@@ -172,43 +161,21 @@ function compositeHash(v: SetValue | FcnValue, perm: Permutation | null): [numbe
  * of the state whose model values are renamed by perm (symmetry reduction).
  */
 export function fingerprintValues(vs: readonly Value[], perm: Permutation | null = null): [number, number] {
-  let x1 = 0x9e3779b9;
+  let x1 = 0x9e3779b9 | 0;
   let x2 = 0x7f4a7c15;
   for (let i = 0; i < vs.length; i++) {
     elementHash(vs[i]!, perm);
-    const s1 = h1;
-    const s2 = h2;
-    h1 = x1;
-    h2 = x2;
-    mix(o1);
-    mix(o2);
-    x1 = h1;
-    x2 = h2;
-    h1 = s1;
-    h2 = s2;
+    x1 = mix1(mix1(x1, OUT[0]!), OUT[1]!);
+    x2 = mix2(mix2(x2, OUT[0]!), OUT[1]!);
   }
-  const s1 = h1;
-  const s2 = h2;
-  h1 = x1;
-  h2 = x2;
-  finish();
-  const r: [number, number] = [h1, h2];
-  h1 = s1;
-  h2 = s2;
-  return r;
+  return [finish1(x1), finish2(x2)];
 }
 
-function hashComposite(tag: number, body: () => void): [number, number] {
-  const s1 = h1;
-  const s2 = h2;
-  h1 = 0x243f6a88 ^ tag;
-  h2 = 0x85a308d3 ^ tag;
-  body();
-  finish();
-  const r: [number, number] = [h1, h2];
-  h1 = s1;
-  h2 = s2;
-  return r;
+/** The hash of a value of kind `tag` made of n parts whose hashes add up to a1/a2. */
+function hashComposite(tag: number, n: number, a1: number, a2: number): [number, number] {
+  const x1 = mix1(mix1(mix1(0x243f6a88 ^ tag, n), a1), a2);
+  const x2 = mix2(mix2(mix2(0x85a308d3 ^ tag, n), a1), a2);
+  return [finish1(x1), finish2(x2)];
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -219,7 +186,11 @@ export class ModelValue {
   private fp?: [number, number];
   constructor(readonly name: string) {}
   fingerprint(): [number, number] {
-    return (this.fp ??= hashComposite(3, () => mixString(this.name)));
+    if (!this.fp) {
+      const [a, b] = stringHash(this.name);
+      this.fp = [finish1(mix1(mix1(0x243f6a88 ^ 3, a), b)), finish2(mix2(mix2(0x85a308d3 ^ 3, a), b))];
+    }
+    return this.fp;
   }
 }
 
@@ -348,6 +319,9 @@ export function equals(a: Value, b: Value): boolean {
     );
   }
   if (ka === Kind.Model) return false;
+  // Sizes at hand differ: unequal, without hashing either value.
+  if (a instanceof FiniteSet && b instanceof FiniteSet && a.elems.length !== b.elems.length) return false;
+  if (a instanceof Tuple && b instanceof Tuple && a.elems.length !== b.elems.length) return false;
   const fa = (a as SetValue | FcnValue).fingerprint();
   const fb = (b as SetValue | FcnValue).fingerprint();
   if (fa[0] !== fb[0] || fa[1] !== fb[1]) return false;
@@ -368,6 +342,17 @@ function searchSorted(elems: readonly Value[], v: Value): number {
   return -(lo + 1);
 }
 
+/**
+ * Where v is among sorted, duplicate-free elements (negative when absent). A scalar or model value
+ * equals only itself, so a few elements are scanned for it rather than compared.
+ */
+function findSorted(elems: readonly Value[], v: Value): number {
+  if (elems.length > 8 || (typeof v === 'object' && !(v instanceof ModelValue)))
+    return searchSorted(elems, v);
+  for (let i = 0; i < elems.length; i++) if (elems[i] === v) return i;
+  return -1;
+}
+
 /** Membership compares v with the elements: values of another kind are an error, as in TLC. */
 function checkComparable(elems: readonly Value[], v: Value): void {
   if (elems.length === 0 || kindOf(v) === Kind.Model) return;
@@ -378,13 +363,30 @@ function checkComparable(elems: readonly Value[], v: Value): void {
 // ---------------------------------------------------------------------------------------------------
 // Sets
 
-export abstract class SetValue {
-  readonly kind = Kind.Set;
-  private fp?: [number, number];
-  /** Whether some model value occurs in the set (cached; see hasModelValues). */
-  mv?: boolean;
+/**
+ * What sets and functions cache about themselves. Fields here and below are declared and assigned
+ * in constructors, not initialized in class bodies: a class field initializer shared by several
+ * subclasses is a slow, megamorphic define in V8.
+ */
+abstract class CachingValue {
+  declare protected fp?: [number, number];
+  /** Whether some model value occurs in the value (cached; see hasModelValues). */
+  declare mv?: boolean;
   /** Hashes under each symmetry permutation, by permutation index (cached). */
-  permuted?: [number, number][];
+  declare permuted?: [number, number][];
+  constructor() {
+    this.fp = undefined;
+    this.mv = undefined;
+    this.permuted = undefined;
+  }
+}
+
+export abstract class SetValue extends CachingValue {
+  declare readonly kind: Kind.Set;
+  constructor() {
+    super();
+    this.kind = Kind.Set;
+  }
   abstract has(v: Value): boolean;
   abstract isFinite(): boolean;
   /** Number of elements; throws for an infinite set. */
@@ -416,7 +418,7 @@ export class FiniteSet extends SetValue {
   }
   has(v: Value): boolean {
     checkComparable(this.elems, v);
-    return searchSorted(this.elems, v) >= 0;
+    return findSorted(this.elems, v) >= 0;
   }
   isFinite(): boolean {
     return true;
@@ -571,13 +573,12 @@ function labelText(l: Label): string {
 // ---------------------------------------------------------------------------------------------------
 // Functions, tuples, records
 
-export abstract class FcnValue {
-  readonly kind = Kind.Fcn;
-  protected fp?: [number, number];
-  /** Whether some model value occurs in the function (cached; see hasModelValues). */
-  mv?: boolean;
-  /** Hashes under each symmetry permutation, by permutation index (cached). */
-  permuted?: [number, number][];
+export abstract class FcnValue extends CachingValue {
+  declare readonly kind: Kind.Fcn;
+  constructor() {
+    super();
+    this.kind = Kind.Fcn;
+  }
   /** Applies the function; `undefined` when arg is outside the domain. */
   abstract get(arg: Value): Value | undefined;
   abstract domain(): SetValue;
@@ -687,8 +688,19 @@ export class Fcn extends ExplicitFcn {
     return this.vals[i]!;
   }
   indexOf(arg: Value): number {
-    checkComparable(this.keys, arg);
-    return searchSorted(this.keys, arg);
+    const keys = this.keys;
+    const first = keys[0];
+    // Keys lo..hi (sorted, distinct integers spanning as many values as there are keys): arg - lo.
+    if (
+      typeof arg === 'number' &&
+      typeof first === 'number' &&
+      keys[keys.length - 1] === first + keys.length - 1
+    ) {
+      const i = arg - first;
+      return i >= 0 && i < keys.length ? i : -1;
+    }
+    checkComparable(keys, arg);
+    return findSorted(keys, arg);
   }
   withIndex(i: number, v: Value): ExplicitFcn {
     const copy = this.vals.slice();
