@@ -1,8 +1,10 @@
 /**
- * Checker throughput on the corpus's larger models: wall time of the whole `tlcts` process (Node
- * start included, like TLC's figure with JVM start), distinct states per second, median of N runs,
- * with TLC's figure from the corpus (and from a real TLC run when TLA2TOOLS_JAR is set).
- * Usage: node dist/scripts/bench-checker.js [--runs N] [--models A,B] [--out bench/checker.json]
+ * Checker throughput on the corpus's larger models and on the project's DHSched models: wall time
+ * of the whole `tlcts` process (Node start included, like TLC's figure with JVM start), distinct
+ * states per second and memory per distinct state, medians of N runs, with TLC's figure from the
+ * corpus (and from a real TLC run when TLA2TOOLS_JAR is set).
+ * Usage: node dist/scripts/bench-checker.js [--runs N] [--models A,B] [--workers N] [--out bench/checker.json]
+ * A model is a corpus name (`Hanoi/Hanoi`) or a model of spec/models.json (`spec/DHSched_Race`).
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -10,6 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
 import { z } from 'zod';
+import { loadManifest, specDir } from '../spec/manifest.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 // Safety-only models: TLC's time on a model with liveness properties includes its liveness checking.
@@ -19,7 +22,12 @@ const DEFAULT_MODELS = [
   'FilterLock/FilterLock_Big',
   'SlidingPuzzle/SlidingPuzzle_Solve',
   'Increments/Increments_Race',
+  'spec/DHSched',
+  'spec/DHSched_Race',
+  'spec/DHSched_Ops',
 ];
+// The process's memory on a one-state model: what Node and the checker hold before any state.
+const BASELINE_MODEL = 'Faulty/Faulty_Compare';
 
 const Expected = z.array(
   z.object({
@@ -30,6 +38,13 @@ const Expected = z.array(
     tlcSeconds: z.number(),
   }),
 );
+
+interface Target {
+  tla: string;
+  cfg: string;
+  /** TLC's figures from the corpus, where the model is a corpus model. */
+  corpus?: { distinctStates: number | null; tlcSeconds: number };
+}
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -45,54 +60,110 @@ function timed(cmd: string, args: string[]): { seconds: number; stdout: string; 
   return { seconds, stdout: r.stdout, rss: rssKb * 1024 };
 }
 
+function distinctOf(stdout: string): number {
+  return Number(
+    /\d+ states generated, (\d+) distinct states found, \d+ states left/.exec(stdout)?.[1] ?? NaN,
+  );
+}
+
 const program = new Command('bench-checker')
   .option('--runs <n>', 'runs per model', (v) => z.coerce.number().int().positive().parse(v), 3)
-  .option('--models <list>', 'comma-separated corpus models', (v) => v.split(','), DEFAULT_MODELS)
+  .option(
+    '--models <list>',
+    'comma-separated models (corpus names or spec/NAME)',
+    (v) => v.split(','),
+    DEFAULT_MODELS,
+  )
   .option(
     '--corpus <dir>',
     'corpus folder',
     process.env.TLC_CORPUS ?? path.resolve(root, '../shared/tlc-corpus'),
   )
   .option('--out <file>', 'JSON results', path.join(root, 'bench/checker.json'))
+  .option(
+    '--workers <n>',
+    "tlcts's -workers (threads expanding states)",
+    (v) => z.coerce.number().int().positive().parse(v),
+    1,
+  )
   .parse();
-const opts = program.opts<{ runs: number; models: string[]; corpus: string; out: string }>();
+const opts = program.opts<{ runs: number; models: string[]; corpus: string; out: string; workers: number }>();
 const expected = Expected.parse(JSON.parse(fs.readFileSync(path.join(opts.corpus, 'expected.json'), 'utf8')));
+const specModels = loadManifest();
 const jar = process.env.TLA2TOOLS_JAR;
 
-const rows = opts.models.map((name) => {
+function target(name: string): Target {
+  if (name.startsWith('spec/')) {
+    const m = specModels.find((x) => x.name === name.slice('spec/'.length));
+    if (!m) throw new Error(`unknown spec model ${name} (see spec/models.json)`);
+    return { tla: path.join(specDir, m.tla), cfg: path.join(specDir, m.cfg) };
+  }
   const e = expected.find((x) => x.model === name);
   if (!e) throw new Error(`unknown corpus model ${name}`);
-  const tla = path.join(opts.corpus, e.tla);
-  const cfg = path.join(opts.corpus, e.cfg);
-  const runs = Array.from({ length: opts.runs }, () =>
-    timed(process.execPath, [path.join(root, 'tlcts/bin/tlcts.js'), tla, '-config', cfg]),
-  );
-  const distinct = Number(
-    /\d+ states generated, (\d+) distinct states found, \d+ states left/.exec(runs[0]!.stdout)?.[1] ?? NaN,
-  );
+  return { tla: path.join(opts.corpus, e.tla), cfg: path.join(opts.corpus, e.cfg), corpus: e };
+}
+
+function runTlcts(t: Target) {
+  return timed(process.execPath, [
+    path.join(root, 'tlcts/bin/tlcts.js'),
+    t.tla,
+    '-config',
+    t.cfg,
+    '-workers',
+    String(opts.workers),
+  ]);
+}
+
+const targets = opts.models.map((name) => ({ name, ...target(name) }));
+const baselineRss = median(Array.from({ length: opts.runs }, () => runTlcts(target(BASELINE_MODEL)).rss));
+
+const rows = targets.map((t) => {
+  const runs = Array.from({ length: opts.runs }, () => runTlcts(t));
+  const distinct = distinctOf(runs[0]!.stdout);
   const seconds = median(runs.map((r) => r.seconds));
+  const rss = median(runs.map((r) => r.rss));
   const row: Record<string, unknown> = {
-    model: name,
+    model: t.name,
+    workers: opts.workers,
     distinctStates: distinct,
-    agreesWithTlc: distinct === e.distinctStates,
     seconds,
     statesPerSecond: Math.round(distinct / seconds),
-    peakRssMiB: Math.round(median(runs.map((r) => r.rss)) / 2 ** 20),
-    tlcSecondsCorpus: e.tlcSeconds,
-    tlcStatesPerSecondCorpus: Math.round((e.distinctStates ?? 0) / e.tlcSeconds),
-    ratioToTlc: Number((distinct / seconds / ((e.distinctStates ?? 0) / e.tlcSeconds)).toFixed(2)),
+    peakRssMiB: Math.round(rss / 2 ** 20),
+    bytesPerDistinctState: Math.round(Math.max(0, rss - baselineRss) / distinct),
   };
+  if (t.corpus) {
+    const tlcRate = (t.corpus.distinctStates ?? 0) / t.corpus.tlcSeconds;
+    Object.assign(row, {
+      agreesWithTlc: distinct === t.corpus.distinctStates,
+      tlcSecondsCorpus: t.corpus.tlcSeconds,
+      tlcStatesPerSecondCorpus: Math.round(tlcRate),
+      ratioToTlc: Number((distinct / seconds / tlcRate).toFixed(2)),
+    });
+  }
   if (jar) {
     const tlcRuns = Array.from({ length: opts.runs }, () =>
-      timed('java', ['-XX:+UseParallelGC', '-cp', jar, 'tlc2.TLC', '-workers', '1', '-config', cfg, tla]),
+      timed('java', ['-XX:+UseParallelGC', '-cp', jar, 'tlc2.TLC', '-workers', '1', '-config', t.cfg, t.tla]),
     );
-    row.tlcSecondsHere = median(tlcRuns.map((r) => r.seconds));
+    const tlcSecondsHere = median(tlcRuns.map((r) => r.seconds));
+    Object.assign(row, {
+      tlcSecondsHere,
+      agreesWithTlcHere: distinct === distinctOf(tlcRuns[0]!.stdout),
+      ratioToTlcHere: Number((tlcSecondsHere / seconds).toFixed(2)),
+    });
   }
   console.log(JSON.stringify(row));
   return row;
 });
 
-const result = { date: new Date().toISOString(), node: process.version, runsPerModel: opts.runs, rows };
+const ratios = rows.flatMap((r) => (typeof r.ratioToTlc === 'number' ? [r.ratioToTlc] : []));
+const result = {
+  date: new Date().toISOString(),
+  node: process.version,
+  runsPerModel: opts.runs,
+  workers: opts.workers,
+  baselineRssMiB: Math.round(baselineRss / 2 ** 20),
+  rows,
+};
 fs.mkdirSync(path.dirname(opts.out), { recursive: true });
 fs.writeFileSync(opts.out, JSON.stringify(result, null, 2) + '\n');
-console.log(JSON.stringify({ medianRatioToTlc: median(rows.map((r) => r.ratioToTlc as number)) }));
+console.log(JSON.stringify({ medianRatioToTlc: median(ratios) }));

@@ -1,8 +1,10 @@
 /** `tlcts SPEC.tla -config SPEC.cfg [flags]`: TLC's command line, TLC's output and exit codes. */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
-import { runCheck } from './check/run.js';
+import { runCheckParallel } from './check/run.js';
+import { WorkerFailure } from './check/parallel.js';
 import { itfTrace, tlcTraceJson } from './output/format.js';
 import { GraphDump } from './output/graph.js';
 import { simulate } from './check/simulate.js';
@@ -22,6 +24,8 @@ const TLC_FLAGS = [
   'fp',
   'metadir',
   'queueMem',
+  'fpmem',
+  'workerHeap',
 ];
 
 /** Rewrites TLC's flags for commander; `-dumpTrace FMT FILE` and `-dump [dot] FILE` take two words. */
@@ -45,6 +49,24 @@ function positiveInt(v: string): number {
   return n;
 }
 
+function nonNegativeNumber(v: string): number {
+  const n = Number(v);
+  if (v.trim() === '' || !Number.isFinite(n) || n < 0)
+    throw new InvalidArgumentError('expected a non-negative number');
+  return n;
+}
+
+function atLeastOne(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer');
+  return n;
+}
+
+/** `auto` (one per core) or a count. */
+function workerCount(v: string): number {
+  return v === 'auto' ? os.availableParallelism() : atLeastOne(v);
+}
+
 export async function main(argv: string[]): Promise<number> {
   const program = new Command('tlcts')
     .description(
@@ -54,8 +76,13 @@ export async function main(argv: string[]): Promise<number> {
     .option('--config <file>', 'the model configuration (default: SPEC.cfg beside the spec)')
     .option(
       '--workers <n>',
-      'worker count (accepted for TLC compatibility; exploration uses one worker)',
-      positiveInt,
+      'threads expanding states (default 1; auto: one per core), with the results of one thread',
+      workerCount,
+    )
+    .option(
+      '--workerHeap <MiB>',
+      'heap limit of each worker thread of -workers (default: half of RAM shared by the workers)',
+      atLeastOne,
     )
     .option('--deadlock', 'do not check for deadlock (as TLC)')
     .option(
@@ -83,12 +110,17 @@ export async function main(argv: string[]): Promise<number> {
     )
     .option(
       '--metadir <dir>',
-      'where the queue of states spills to files beyond -queueMem (default: the system temporary directory)',
+      'where the queue of states and the fingerprints spill to files beyond -queueMem and -fpmem (default: the system temporary directory)',
     )
     .option(
       '--queueMem <MiB>',
       'memory for the queue of states to explore, beyond which it spills to files (default: 1/8 of RAM)',
       positiveInt,
+    )
+    .option(
+      '--fpmem <n>',
+      'memory for the fingerprints of the states found, as a fraction of RAM below 1 (as TLC) or MiB from 1; beyond it they are merged into a sorted file (default: 0.25)',
+      nonNegativeNumber,
     )
     .exitOverride();
   let parsed: Command;
@@ -112,6 +144,9 @@ export async function main(argv: string[]): Promise<number> {
     fp?: number;
     metadir?: string;
     queueMem?: number;
+    fpmem?: number;
+    workers?: number;
+    workerHeap?: number;
   }>();
   const specArg = parsed.args[0]!;
   const tlaFile = specArg.endsWith('.tla') ? specArg : `${specArg}.tla`;
@@ -125,10 +160,13 @@ export async function main(argv: string[]): Promise<number> {
     return 151;
   }
   // Written synchronously: the checker runs in a worker thread whose stdout stream would otherwise
-  // flush only when the (busy) worker is idle, so progress lines would appear at the end.
+  // flush only when the (busy) worker is idle, so progress lines would appear at the end. Notes
+  // that are not TLC's output go to stderr.
   const out = (line: string) => fs.writeSync(1, line + '\n');
+  const note = (line: string) => fs.writeSync(2, line + '\n');
   out(`tlcts (TLC-compatible model checker) on ${path.basename(tlaFile)} with ${path.basename(cfgFile)}`);
   if (opts.simulate !== undefined) {
+    if ((opts.workers ?? 1) > 1) note(`tlcts: -workers ${opts.workers}: simulating with one thread.`);
     const num =
       typeof opts.simulate === 'string' ? Number(/num=(\d+)/.exec(opts.simulate)?.[1] ?? '1000') : 1000;
     return simulate({
@@ -145,10 +183,13 @@ export async function main(argv: string[]): Promise<number> {
     return 255;
   }
   const graph = opts.dump ? new GraphDump() : undefined;
-  const { result, model, explorer } = runCheck({
+  const run = runCheckParallel({
     tlaFile,
     cfgFile,
     out,
+    workers: opts.workers ?? 1,
+    ...(opts.workerHeap !== undefined ? { workerHeapMb: opts.workerHeap } : {}),
+    note,
     ...(opts.deadlock ? { checkDeadlock: false } : {}),
     ...(opts.progress !== undefined ? { progressSeconds: opts.progress } : {}),
     ...(opts.fp !== undefined ? { fp: opts.fp } : {}),
@@ -158,13 +199,34 @@ export async function main(argv: string[]): Promise<number> {
       ...(opts.queueMem !== undefined ? { budget: opts.queueMem * 2 ** 20 } : {}),
       ...(opts.metadir !== undefined ? { dir: opts.metadir } : {}),
     },
+    fingerprints: {
+      ...(opts.fpmem !== undefined
+        ? { budget: opts.fpmem < 1 ? opts.fpmem * os.totalmem() : opts.fpmem * 2 ** 20 }
+        : {}),
+      ...(opts.metadir !== undefined ? { dir: opts.metadir } : {}),
+    },
   });
+  let outcome: Awaited<typeof run>;
+  try {
+    outcome = await run;
+  } catch (err) {
+    if (!(err instanceof WorkerFailure)) throw err;
+    note(`tlcts: ${err.message}`);
+    return err.exitCode;
+  }
+  const { result, model, explorer } = outcome;
   const queue = explorer?.queue;
   if (queue?.spillDir) {
     const mib = Math.ceil(queue.spillBytes / 2 ** 20);
-    fs.writeSync(
-      2,
-      `tlcts: the queue of states spilled ${queue.spillFiles} files (${mib} MiB) to ${queue.spillDir} (now deleted).\n`,
+    note(
+      `tlcts: the queue of states spilled ${queue.spillFiles} files (${mib} MiB) to ${queue.spillDir} (now deleted).`,
+    );
+  }
+  const fps = explorer?.fps;
+  if (fps && fps.flushes > 0) {
+    const mib = Math.ceil(fps.diskBytes / 2 ** 20);
+    note(
+      `tlcts: the fingerprints of ${fps.size} states went to disk (${mib} MiB, merged ${fps.flushes} times; now deleted).`,
     );
   }
   if (graph && model && opts.dump) {

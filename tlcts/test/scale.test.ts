@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCheck } from '../src/check/run.js';
+import { FingerprintStore } from '../src/check/fpset.js';
+import { runCheck, type RunOptions } from '../src/check/run.js';
 import { StateQueue, type QueuedState } from '../src/check/queue.js';
 import { decodeState, encodeState } from '../src/values/codec.js';
 import { EvalError } from '../src/values/errors.js';
@@ -198,22 +199,21 @@ describe('state queue', () => {
   });
 });
 
-describe('checking with a queue that spills', () => {
+describe('checking with the queue or the fingerprints on disk', () => {
   const corpus = loadCorpus();
-  // Block sizes small enough for several blocks to spill (AltBit's queue never holds many states).
-  const models: [string, number][] = [
-    ['Increments/Increments_Race', 4096],
-    ['AltBit/AltBit_WF', 64],
+  // Queue blocks small enough for several to spill (AltBit's queue never holds many states); a
+  // fingerprint table merged into its file whenever it would grow (SlidingPuzzle: five merges).
+  const runs: [string, Pick<RunOptions, 'queue' | 'fingerprints'>][] = [
+    ['Increments/Increments_Race', { queue: { budget: 0, blockBytes: 4096, dir: scratch } }],
+    ['AltBit/AltBit_WF', { queue: { budget: 0, blockBytes: 64, dir: scratch } }],
+    ['SlidingPuzzle/SlidingPuzzle_Solve', { fingerprints: { budget: 0, dir: scratch } }],
   ];
-  for (const [name, blockBytes] of models) {
-    it(`${name}: TLC's figures, and the counterexample of an in-memory run`, () => {
+  for (const [name, options] of runs) {
+    it(`${name} (${Object.keys(options).join(', ')}): TLC's figures, and the counterexample of an in-memory run`, () => {
       const e = corpus.find((x) => x.model === name)!;
       const files = { tlaFile: path.join(corpusDir(), e.tla), cfgFile: path.join(corpusDir(), e.cfg) };
       const inMemory = runCheck(files).result;
-      const { result, explorer } = runCheck({
-        ...files,
-        queue: { budget: 0, blockBytes, dir: scratch },
-      });
+      const { result, explorer } = runCheck({ ...files, ...options });
       expect(figures(result)).toEqual({
         verdict: e.verdict,
         exitCode: e.exitCode,
@@ -226,16 +226,50 @@ describe('checking with a queue that spills', () => {
       const shown = (r: typeof result) => r.trace!.map((t) => [t.action?.name, t.state.map(show)]);
       expect(shown(result)).toEqual(shown(inMemory));
       expect(result.lasso).toEqual(inMemory.lasso);
-      expect(explorer!.queue.spillFiles).toBeGreaterThan(0);
-      expect(fs.existsSync(explorer!.queue.spillDir!)).toBe(false);
+      if (options.queue) {
+        expect(explorer!.queue.spillFiles).toBeGreaterThan(0);
+        expect(fs.existsSync(explorer!.queue.spillDir!)).toBe(false);
+      }
+      if (options.fingerprints) expect(explorer!.fps.flushes).toBeGreaterThan(1);
+      expect(fs.readdirSync(scratch).filter((f) => f.startsWith('tlcts-'))).toEqual([]);
     });
   }
 });
 
-describe('tlcts -queueMem and -metadir', () => {
-  it('spills the queue into a directory under -metadir, deleted at the end, with the same figures', () => {
+describe('fingerprint store', () => {
+  it('finds every fingerprint it was given, in memory or on disk, whatever is added when it flushes', () => {
+    // Keys from a small universe, so that many puts repeat one, some right when the table is merged.
+    const key = fc.integer({ min: 0, max: 120_000 });
+    fc.assert(
+      fc.property(fc.array(key, { minLength: 40_000, maxLength: 80_000 }), (keys) => {
+        const store = new FingerprintStore({ budget: 0, dir: scratch });
+        const ids = new Map<number, number>();
+        try {
+          for (const k of keys) {
+            const hi = Math.imul(k, 0x9e3779b1);
+            const lo = k ^ 0x5bd1e995;
+            const got = store.put(hi, lo, store.size);
+            expect(got).toBe(ids.get(k) ?? -1);
+            if (got < 0) ids.set(k, store.size - 1);
+          }
+          expect(store.size).toBe(ids.size);
+          const some = [...ids.values()].slice(0, 50);
+          const fps = store.fingerprintsOf(some);
+          for (const [k, id] of [...ids].slice(0, 50))
+            expect(fps.get(id)).toEqual([Math.imul(k, 0x9e3779b1), k ^ 0x5bd1e995]);
+        } finally {
+          store.close();
+        }
+      }),
+      { numRuns: 3 },
+    );
+  });
+});
+
+describe('tlcts -queueMem, -fpmem and -metadir', () => {
+  it('spills the queue and the fingerprints under -metadir, deleted at the end, with the same figures (two workers)', () => {
     const metadir = path.join(scratch, 'meta');
-    const e = loadCorpus().find((x) => x.model === 'Increments/Increments_Race')!;
+    const e = loadCorpus().find((x) => x.model === 'SlidingPuzzle/SlidingPuzzle_Solve')!;
     const r = spawnSync(
       process.execPath,
       [
@@ -245,6 +279,10 @@ describe('tlcts -queueMem and -metadir', () => {
         path.join(corpusDir(), e.cfg),
         '-queueMem',
         '0',
+        '-fpmem',
+        '0',
+        '-workers',
+        '2',
         '-metadir',
         metadir,
       ],
@@ -254,7 +292,9 @@ describe('tlcts -queueMem and -metadir', () => {
     expect(r.stdout).toContain(
       `${e.generatedStates} states generated, ${e.distinctStates} distinct states found, ${e.statesLeftOnQueue} states left on queue.`,
     );
+    expect(r.stderr).not.toContain('one thread');
     expect(r.stderr).toMatch(/the queue of states spilled \d+ files/);
+    expect(r.stderr).toContain(`the fingerprints of ${e.distinctStates} states went to disk`);
     expect(fs.readdirSync(metadir)).toEqual([]);
   });
 });

@@ -1,17 +1,20 @@
 /** Breadth-first model checking with TLC's counting rules (see docs/tlc-semantics.md §1–2). */
-import { fingerprintValues, type Value } from '../values/value.js';
+import { fingerprintValues, internedCount, type Value } from '../values/value.js';
 import { EvalError } from '../values/errors.js';
+import { StateReader, StateWriter, decodeState, encodeState } from '../values/codec.js';
 import { TlaError } from '../errors.js';
 import type { Ctx } from '../eval/runtime.js';
 import { Frame, ROOT_FRAME } from '../eval/runtime.js';
 import type { Compiler } from '../eval/compiler.js';
 import type { Loc } from '../syntax/ast.js';
-import { FingerprintSet, IntColumn } from './fpset.js';
+import { FingerprintStore, IntColumn, type FingerprintStoreOptions } from './fpset.js';
 import { StateQueue, type QueueOptions } from './queue.js';
 import type { Model } from './model.js';
 import { LiveGraph } from '../live/graph.js';
 import { findViolation } from '../live/search.js';
 import { holdsOnLasso } from '../live/lasso.js';
+import { Op, type BatchResult, type ErrorInfo, type WorkerPool } from './parallel.js';
+import { asEvalError, completeSuccessor, inModel, stateFingerprint } from './successor.js';
 
 export type Verdict =
   | 'success'
@@ -79,14 +82,24 @@ export interface ExploreOptions {
   fp?: number;
   /** The queue's memory budget, block size and spill directory. */
   queue?: QueueOptions;
+  /** The fingerprint table's memory budget and the directory of its disk tier. */
+  fingerprints?: FingerprintStoreOptions;
 }
 
 class Stop {
   constructor(readonly result: Partial<CheckResult> & { traceTo?: number; extra?: TraceState }) {}
 }
 
+/** The states of a batch sent to a worker thread (see searchParallel), and its result to come. */
+interface Dispatched {
+  ids: Int32Array;
+  levels: Int32Array;
+  worker: number;
+  result: Promise<BatchResult>;
+}
+
 export class Explorer {
-  private readonly fps = new FingerprintSet();
+  readonly fps: FingerprintStore;
   private readonly parent = new IntColumn();
   private generated = 0;
   private maxLevel = 0;
@@ -94,6 +107,11 @@ export class Explorer {
   private readonly n: number;
   /** The behaviour graph, recorded only when there are temporal properties. */
   private readonly live: LiveGraph | null;
+  /**
+   * The strings interned when the explorer is made, right after the model is loaded: the worker
+   * threads of the parallel search intern them alike (see codec.ts).
+   */
+  private readonly loadStrings = internedCount();
 
   constructor(
     private readonly model: Model,
@@ -101,6 +119,7 @@ export class Explorer {
   ) {
     this.n = model.vars.length;
     this.queue = new StateQueue(opts.queue);
+    this.fps = new FingerprintStore(opts.fingerprints);
     if (opts.onEdge) model.compiler.captureLabels = true;
     if (model.liveness && opts.maxDepth !== undefined)
       throw new TlaError('unsupported: a search bounded by maxDepth cannot check temporal properties', 255);
@@ -116,7 +135,7 @@ export class Explorer {
   /** TLCGet("level"): the level of the state being evaluated (0 while computing initial states). */
   level = 0;
 
-  /** Bytes used by the fingerprint set and per-state columns (the queue's states excluded). */
+  /** Bytes in memory of the fingerprint set and per-state columns (the queue's states excluded). */
   get indexBytes(): number {
     return this.fps.bytes + this.parent.bytes;
   }
@@ -126,32 +145,57 @@ export class Explorer {
     return (this.indexBytes + this.queue.memoryBytes) / Math.max(1, this.fps.size);
   }
 
-  fingerprint(s: Value[]): [number, number] {
-    const m = this.model;
-    // VIEW replaces the state by its view; SYMMETRY then reduces what is fingerprinted.
-    const vals = m.view ? [m.view(s)] : s;
-    if (!m.symmetry) return fingerprintValues(vals);
-    // The least fingerprint over the symmetry group: one per orbit, whichever member was reached.
-    let best = fingerprintValues(vals);
-    for (const perm of m.symmetry) {
-      const fp = fingerprintValues(vals, perm);
-      if (fp[0] < best[0] || (fp[0] === best[0] && fp[1] < best[1])) best = fp;
-    }
-    return best;
+  private fingerprint(s: Value[]): [number, number] {
+    return stateFingerprint(this.model, s);
   }
 
   run(): CheckResult {
+    const start = Date.now();
     try {
-      return this.check();
+      const early = this.begin(start);
+      if (early) return early;
+      this.search(start);
+      return this.complete(start);
+    } catch (err) {
+      return this.stopped(start, err);
     } finally {
-      this.queue.close();
+      this.release();
     }
   }
 
-  private check(): CheckResult {
+  /**
+   * run() with the states expanded by worker threads (see parallel.ts), with the same result; their
+   * Print lines go to print. Not for temporal properties, onEdge, onState or maxDepth.
+   */
+  async runParallel(pool: WorkerPool, print: (line: string) => void): Promise<CheckResult> {
     const start = Date.now();
+    this.raw = true;
+    try {
+      const early = this.begin(start);
+      if (early) return early;
+      await this.searchParallel(start, pool, print);
+      return this.complete(start);
+    } catch (err) {
+      return this.stopped(start, err);
+    } finally {
+      this.release();
+    }
+  }
+
+  /** Deletes the files of the queue and of the fingerprints. */
+  private release(): void {
+    this.queue.close();
+    this.fps.close();
+  }
+
+  /** Whether the queue holds states as bytes only (the parallel search). */
+  private raw = false;
+  /** States sent to the workers and not integrated yet: on the queue, as far as the figures go. */
+  private inFlight = 0;
+
+  /** Checks the assumptions, then computes the initial states; a result if the run ends there. */
+  private begin(start: number): CheckResult | undefined {
     const m = this.model;
-    let livenessSeconds: number | undefined;
     for (const a of m.assumptions) {
       let ok: boolean;
       try {
@@ -174,44 +218,26 @@ export class Explorer {
         });
       }
     }
-    try {
-      this.opts.log?.('Computing initial states...');
-      this.initialStates();
-      const inits = this.generated;
-      const distinct = this.fps.size;
-      const plural = (n: number) => (n === 1 ? '' : 's');
-      this.opts.log?.(
-        inits === distinct
-          ? `Finished computing initial states: ${distinct} distinct state${plural(distinct)} generated at ${tlcDate(Date.now())}.`
-          : `Finished computing initial states: ${inits} state${plural(inits)} generated, with ${distinct} of them distinct at ${tlcDate(Date.now())}.`,
-      );
-      this.search(start);
-      if (this.live) {
-        const live = this.checkLiveness(this.live);
-        if (live.violation) return this.finish(start, live.violation);
-        livenessSeconds = live.seconds;
-      }
-    } catch (err) {
-      if (err instanceof Stop) return this.finish(start, this.stopResult(err));
-      if (err instanceof RangeError && /call stack/.test(err.message)) {
-        err = new EvalError(
-          'The evaluation recursed too deeply: the stack overflowed (the tlcts command runs with a 256 MB stack).',
-        );
-      }
-      if (err instanceof EvalError) {
-        return this.finish(
-          start,
-          this.stopResult(
-            new Stop({
-              verdict: 'evaluation error',
-              exitCode: err.exitCode,
-              message: err.message,
-              location: err.location,
-            }),
-          ),
-        );
-      }
-      throw err;
+    this.opts.log?.('Computing initial states...');
+    this.initialStates();
+    const inits = this.generated;
+    const distinct = this.fps.size;
+    const plural = (n: number) => (n === 1 ? '' : 's');
+    this.opts.log?.(
+      inits === distinct
+        ? `Finished computing initial states: ${distinct} distinct state${plural(distinct)} generated at ${tlcDate(Date.now())}.`
+        : `Finished computing initial states: ${inits} state${plural(inits)} generated, with ${distinct} of them distinct at ${tlcDate(Date.now())}.`,
+    );
+    return undefined;
+  }
+
+  /** After the search: the temporal properties, if any, then success. */
+  private complete(start: number): CheckResult {
+    let livenessSeconds: number | undefined;
+    if (this.live) {
+      const live = this.checkLiveness(this.live);
+      if (live.violation) return this.finish(start, live.violation);
+      livenessSeconds = live.seconds;
     }
     return this.finish(start, {
       verdict: 'success',
@@ -219,6 +245,24 @@ export class Explorer {
       ...this.stats(),
       ...(livenessSeconds !== undefined ? { livenessSeconds } : {}),
     });
+  }
+
+  /** The result of a run that a Stop or an evaluation error ended; other exceptions are thrown on. */
+  private stopped(start: number, thrown: unknown): CheckResult {
+    if (thrown instanceof Stop) return this.finish(start, this.stopResult(thrown));
+    const err = asEvalError(thrown);
+    if (!(err instanceof EvalError)) throw err;
+    return this.finish(
+      start,
+      this.stopResult(
+        new Stop({
+          verdict: 'evaluation error',
+          exitCode: err.exitCode,
+          message: err.message,
+          location: err.location,
+        }),
+      ),
+    );
   }
 
   /**
@@ -274,7 +318,8 @@ export class Explorer {
     return { seconds, violation };
   }
 
-  private current: { id: number; s: Value[] } | null = null;
+  /** The state being explored. */
+  private current: { id: number } | null = null;
   /** The initial state being checked, for errors met before the search starts. */
   private currentInit: Value[] | null = null;
 
@@ -282,7 +327,7 @@ export class Explorer {
     return {
       distinctStates: this.fps.size,
       generatedStates: this.generated,
-      statesLeftOnQueue: this.queue.size,
+      statesLeftOnQueue: this.queue.size + this.inFlight,
       depth: this.generated === 0 ? 0 : Math.max(1, this.maxLevel),
     };
   }
@@ -340,7 +385,8 @@ export class Explorer {
         if (fresh) {
           this.parent.push(-1);
           this.maxLevel = Math.max(this.maxLevel, 1);
-          this.queue.push({ id, level: 1, s });
+          if (this.raw) this.queue.pushRaw({ id, level: 1, bytes: encodeState(s) });
+          else this.queue.push({ id, level: 1, s });
           this.opts.onState?.(id, s, true);
           this.live?.initial(id);
         }
@@ -368,33 +414,17 @@ export class Explorer {
 
   /** Stops at the first invariant (in cfg order) that state violates; from is its predecessor, -1 for an initial state. */
   private checkInvariants(state: Value[], from: number): void {
-    for (const inv of this.model.invariants) {
-      if (inv.check(state)) continue;
-      const initial = from < 0;
-      throw new Stop({
-        verdict: 'invariant violated',
-        exitCode: 12,
-        violated: inv.name,
-        message: `Invariant ${inv.name} is violated${initial ? ' by the initial state:' : '.'}`,
-        ...(initial ? nullStats : {}),
-        traceTo: from,
-        extra: { state },
-      });
-    }
+    const inv = this.model.invariants.find((i) => !i.check(state));
+    if (inv) throw invariantStop(inv.name, state, from);
   }
 
   private search(start: number): void {
     this.currentInit = null;
     const m = this.model;
-    const { onEdge, progress, maxDepth } = this.opts;
-    const progressMs = (this.opts.progressSeconds ?? 60) * 1000;
-    let nextProgress = start + Math.min(3000, progressMs);
-    let lastGenerated = 0;
-    let lastDistinct = 0;
-    let lastTime = start;
+    const { onEdge, maxDepth } = this.opts;
+    const progress = this.progressMeter(start);
     const t: Value[] = new Array(this.n);
     const live = this.live;
-    let expanded = 0;
     for (let item = this.queue.shift(); item; item = this.queue.shift()) {
       this.current = item;
       if (maxDepth !== undefined && item.level >= maxDepth) continue;
@@ -406,22 +436,12 @@ export class Explorer {
       m.next(c, () => {
         this.generated++;
         this.level = item.level + 1;
-        for (let i = 0; i < this.n; i++) {
-          if (t[i] === undefined) {
-            const missing = m.vars.filter((_, j) => t[j] === undefined).sort();
-            throw new EvalError(
-              `Successor state is not completely specified by the next-state action. The following variable${missing.length > 1 ? 's are' : ' is'} not defined: ${missing.join(', ')}.`,
-            );
-          }
-        }
-        const succ = t.slice();
+        const succ = completeSuccessor(m, t);
         const label = onEdge ? this.currentLabel(s, succ) : undefined;
-        let inModel = true;
-        for (const con of m.constraints) if (!con(succ)) inModel = false;
-        if (inModel) for (const ac of m.actionConstraints) if (!ac(s, succ)) inModel = false;
+        const inside = inModel(m, s, succ);
         let fresh = false;
         let id = -1;
-        if (inModel) {
+        if (inside) {
           const [hi, lo] = this.fingerprint(succ);
           const existing = this.fps.put(hi, lo, this.fps.size);
           fresh = existing < 0;
@@ -434,47 +454,184 @@ export class Explorer {
           if (onEdge) onEdge(item.id, id, label!);
           if (live) live.step(id, succ);
         }
-        if (!inModel || fresh) this.checkInvariants(succ, item.id);
-        for (const p of m.impliedActions) {
-          if (!p.check(s, succ)) {
-            throw new Stop({
-              verdict: 'property violated',
-              exitCode: 13,
-              violated: p.name,
-              propertyKind: 'action',
-              message: `Action property ${p.loc} is violated.`,
-              traceTo: item.id,
-              extra: { state: succ },
-            });
-          }
-        }
+        if (!inside || fresh) this.checkInvariants(succ, item.id);
+        const violated = m.impliedActions.find((p) => !p.check(s, succ));
+        if (violated) throw actionStop(violated.loc, violated.name, succ, item.id);
         if (fresh) this.queue.push({ id, level: item.level + 1, s: succ });
         this.level = item.level;
       });
-      if (this.generated === before && m.checkDeadlock) {
-        throw new Stop({ verdict: 'deadlock', exitCode: 11, message: 'Deadlock reached.', traceTo: item.id });
-      }
+      if (this.generated === before && m.checkDeadlock) throw deadlockStop(item.id);
       if (live) live.end(item.id);
-      if (progress && (++expanded & 1023) === 0) {
-        const now = Date.now();
-        if (now >= nextProgress) {
-          const mins = (now - lastTime) / 60000;
-          progress(
-            progressLine(
-              this.stats(),
-              (this.generated - lastGenerated) / mins,
-              (this.fps.size - lastDistinct) / mins,
-              now,
-            ),
-          );
-          lastGenerated = this.generated;
-          lastDistinct = this.fps.size;
-          lastTime = now;
-          nextProgress = now + progressMs;
-        }
-      }
+      progress.tick();
     }
     this.current = null;
+  }
+
+  /**
+   * search() with the states expanded by worker threads: batches leave the queue in order, and
+   * their results are integrated in that order (see parallel.ts).
+   */
+  private async searchParallel(
+    start: number,
+    pool: WorkerPool,
+    print: (line: string) => void,
+  ): Promise<void> {
+    this.currentInit = null;
+    const progress = this.progressMeter(start);
+    const batch = new StateWriter();
+    const inFlight: Dispatched[] = [];
+    for (;;) {
+      while (inFlight.length < pool.capacity && this.queue.size > 0)
+        inFlight.push(this.dispatch(pool, batch));
+      const next = inFlight.shift();
+      if (!next) break;
+      this.integrate(next, await next.result, { pool, print, progress });
+    }
+    this.current = null;
+  }
+
+  /** Sends the next states of the queue to a worker: their number, then each one's level, length and bytes. */
+  private dispatch(pool: WorkerPool, batch: StateWriter): Dispatched {
+    const n = pool.batchSize(this.queue.size);
+    const ids = new Int32Array(n);
+    const levels = new Int32Array(n);
+    this.inFlight += n;
+    batch.reset();
+    batch.varint(n);
+    for (let i = 0; i < n; i++) {
+      const item = this.queue.shiftRaw()!;
+      ids[i] = item.id;
+      levels[i] = item.level;
+      batch.varint(item.level);
+      batch.varint(item.bytes.length);
+      batch.raw(item.bytes);
+    }
+    return { ids, levels, ...pool.expand(batch.view().slice().buffer) };
+  }
+
+  /** A batch's result, state by state, by search()'s rules: a fresh successor is recorded and queued. */
+  private integrate(
+    batch: Dispatched,
+    result: BatchResult,
+    { pool, print, progress }: { pool: WorkerPool; print: (line: string) => void; progress: ProgressMeter },
+  ): void {
+    const m = this.model;
+    const r = new StateReader(new Uint8Array(result.ops));
+    const fps = new Int32Array(result.fps);
+    let f = 0;
+    const bytes = () => r.take(r.varint());
+    const state = (b: Uint8Array) => decodeState(b, this.loadStrings);
+    for (let k = 0; k < batch.ids.length; k++) {
+      const from = batch.ids[k]!;
+      // TLCGet("level") as search() leaves it, should the run stop here (a trace is then rebuilt).
+      const itemLevel = batch.levels[k]!;
+      const level = itemLevel + 1;
+      this.level = itemLevel;
+      this.current = { id: from };
+      this.inFlight--;
+      const before = this.generated;
+      let id = -1;
+      let fresh = false;
+      /** Whether the successor's invariants count: it is new, or outside the model. */
+      let checked = false;
+      for (let op = r.varint() as Op; op !== Op.End; op = r.varint() as Op) {
+        switch (op) {
+          case Op.Generated:
+            this.generated++;
+            this.level = level;
+            fresh = false;
+            break;
+          case Op.OutOfModel:
+            checked = true;
+            break;
+          case Op.InModel:
+          case Op.Known: {
+            const hi = fps[f++]!;
+            const lo = fps[f++]!;
+            const existing = this.fps.put(hi, lo, this.fps.size);
+            fresh = existing < 0;
+            checked = fresh;
+            if (!fresh) break;
+            if (op === Op.Known)
+              throw new TlaError('Internal error: a worker took a new state as known.', 255);
+            id = this.fps.size - 1;
+            this.parent.push(from);
+            if (level > this.maxLevel) this.maxLevel = level;
+            pool.found(hi, lo, batch.worker);
+            break;
+          }
+          case Op.Print:
+            print(result.texts[r.varint()]!);
+            break;
+          case Op.InvariantPrint: {
+            const line = result.texts[r.varint()]!;
+            if (checked) print(line);
+            break;
+          }
+          case Op.InvariantViolated: {
+            const inv = m.invariants[r.varint()]!;
+            const succ = bytes();
+            if (checked) throw invariantStop(inv.name, state(succ), from);
+            break;
+          }
+          case Op.InvariantError:
+          case Op.EncodeError: {
+            // The error counts where search() meets it: invariants of a checked successor, bytes of a new one.
+            const err = evalError(result.errors[r.varint()]!);
+            if (op === Op.InvariantError ? checked : fresh) throw err;
+            break;
+          }
+          case Op.ActionViolated: {
+            const p = m.impliedActions[r.varint()]!;
+            throw actionStop(p.loc, p.name, state(bytes()), from);
+          }
+          case Op.State: {
+            const succ = bytes();
+            if (fresh) this.queue.pushRaw({ id, level, bytes: succ });
+            break;
+          }
+          case Op.Error: {
+            const err = result.errors[r.varint()]!;
+            this.level = err.level;
+            throw evalError(err);
+          }
+        }
+      }
+      this.level = itemLevel;
+      if (this.generated === before && m.checkDeadlock) throw deadlockStop(from);
+      progress.tick();
+    }
+  }
+
+  /** TLC's progress line every progressSeconds (the first after 3 s), while states are explored. */
+  private progressMeter(start: number): ProgressMeter {
+    const { progress } = this.opts;
+    const progressMs = (this.opts.progressSeconds ?? 60) * 1000;
+    let nextProgress = start + Math.min(3000, progressMs);
+    let lastGenerated = 0;
+    let lastDistinct = 0;
+    let lastTime = start;
+    let explored = 0;
+    return {
+      tick: () => {
+        if (!progress || (++explored & 1023) !== 0) return;
+        const now = Date.now();
+        if (now < nextProgress) return;
+        const mins = (now - lastTime) / 60000;
+        progress(
+          progressLine(
+            this.stats(),
+            (this.generated - lastGenerated) / mins,
+            (this.fps.size - lastDistinct) / mins,
+            now,
+          ),
+        );
+        lastGenerated = this.generated;
+        lastDistinct = this.fps.size;
+        lastTime = now;
+        nextProgress = now + progressMs;
+      },
+    };
   }
 
   private currentLabel(s: Value[], t: Value[]): StepLabel {
@@ -565,6 +722,47 @@ export class Explorer {
 }
 
 const FOUND = Symbol('found');
+
+interface ProgressMeter {
+  /** Counts a state explored; prints the progress line when it is due. */
+  tick(): void;
+}
+
+function invariantStop(name: string, state: Value[], from: number): Stop {
+  const initial = from < 0;
+  return new Stop({
+    verdict: 'invariant violated',
+    exitCode: 12,
+    violated: name,
+    message: `Invariant ${name} is violated${initial ? ' by the initial state:' : '.'}`,
+    ...(initial ? nullStats : {}),
+    traceTo: from,
+    extra: { state },
+  });
+}
+
+function actionStop(loc: string, name: string, state: Value[], from: number): Stop {
+  return new Stop({
+    verdict: 'property violated',
+    exitCode: 13,
+    violated: name,
+    propertyKind: 'action',
+    message: `Action property ${loc} is violated.`,
+    traceTo: from,
+    extra: { state },
+  });
+}
+
+function deadlockStop(from: number): Stop {
+  return new Stop({ verdict: 'deadlock', exitCode: 11, message: 'Deadlock reached.', traceTo: from });
+}
+
+/** A worker's evaluation error, as it was thrown there. */
+function evalError(info: ErrorInfo): EvalError {
+  const err = new EvalError(info.message, info.exitCode);
+  if (info.location !== undefined) err.location = info.location;
+  return err;
+}
 
 /** The label of the step being taken from s to t (labels must be captured). */
 export function actionLabel(compiler: Compiler, s: Value[], t: Value[]): StepLabel {

@@ -5,8 +5,8 @@ import { parseCfg } from '../cfg/parse.js';
 import type { CfgValue, ModelConfig } from '../cfg/types.js';
 import { ModuleLoader } from '../modules/loader.js';
 import { Compiler, conjoin, forEachChild, locText } from '../eval/compiler.js';
-import type { DefHandle, ModInst, Scope, Sym } from '../eval/scope.js';
-import { Frame, ROOT_FRAME, walkUp, type ActClosure, type Closure } from '../eval/runtime.js';
+import { FrameInfo, Scope, type DefHandle, type ModInst, type Sym } from '../eval/scope.js';
+import { Frame, FramePool, ROOT_FRAME, walkUp, type ActClosure, type Closure } from '../eval/runtime.js';
 import { TlaError } from '../errors.js';
 import { Levels, STATE, TEMPORAL } from '../live/level.js';
 import { LiveBuilder } from '../live/build.js';
@@ -254,19 +254,40 @@ class ModelBuilder {
     };
   }
 
-  /** An action compiled in a module-level scope, run in a fresh frame. */
+  /** A scope of its own for one of the model's expressions: its names get a frame of their own. */
+  private ownScope(scope: Scope): Scope {
+    return scope === this.scope
+      ? new Scope(scope.inst, scope.level, new FrameInfo(), scope)
+      : scope.newFrame();
+  }
+
+  /** An action compiled in a module-level scope, run in a frame of its own. */
   private actIn(x: Scoped, init: boolean, top: boolean): ActClosure {
-    const sc = x.scope === this.scope ? x.scope : x.scope.newFrame();
+    const sc = this.ownScope(x.scope);
     const a = this.compiler.act(x.e, sc, init, top);
-    const info = sc.frame;
-    return (c, k) => a({ s: c.s, t: c.t, f: new Frame(info.size, ROOT_FRAME) }, k);
+    const frames = new FramePool(sc.frame, ROOT_FRAME);
+    return (c, k) => {
+      const f = frames.take();
+      try {
+        a({ s: c.s, t: c.t, f }, k);
+      } finally {
+        frames.give(f);
+      }
+    };
   }
 
   private valueOf(e: Expr, scope: Scope = this.scope): (s: Value[] | null, t: Value[] | null) => Value {
-    const sc = scope === this.scope ? scope : scope.newFrame();
+    const sc = this.ownScope(scope);
     const cl: Closure = this.compiler.expr(e, sc);
-    const info = sc.frame;
-    return (s, t) => cl({ s, t, f: new Frame(info.size, ROOT_FRAME) });
+    const frames = new FramePool(sc.frame, ROOT_FRAME);
+    return (s, t) => {
+      const f = frames.take();
+      try {
+        return cl({ s, t, f });
+      } finally {
+        frames.give(f);
+      }
+    };
   }
 
   private statePred(e: Expr, scope?: Scope): StatePred {
@@ -537,7 +558,7 @@ class ModelBuilder {
     });
     // The explorer fingerprints every state as it is: the identity need not be applied again.
     const moving = permutationGroup(generators).filter((p) => [...p].some(([a, b]) => a !== b));
-    return moving.map((map, index) => ({ map, index }));
+    return moving.map((map) => ({ map }));
   }
 }
 

@@ -7,6 +7,9 @@
  *
  * No state is kept decoded beyond the one being explored: encoding them all costs less than it
  * saves, as states then die young instead of being promoted to the old generation of the heap.
+ *
+ * The parallel search keeps states as bytes only (pushRaw/shiftRaw): each one encoded on its own,
+ * by encodeState or a worker, and never decoded here. A queue is used one way or the other.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -18,6 +21,14 @@ export interface QueuedState {
   id: number;
   level: number;
   s: Value[];
+}
+
+/** A state as pushRaw takes it and shiftRaw gives it. */
+export interface RawQueuedState {
+  id: number;
+  level: number;
+  /** The state, as encodeState writes it. */
+  bytes: Uint8Array;
 }
 
 export interface QueueOptions {
@@ -78,24 +89,48 @@ export class StateQueue {
     w.varint(id);
     w.varint(level);
     w.state(s);
-    this.size++;
-    if (w.length >= this.blockBytes) this.seal();
+    this.added();
   }
 
   /** The oldest state, removed from the queue; undefined when the queue is empty. */
   shift(): QueuedState | undefined {
-    if (this.size === 0) return undefined;
-    if (this.reader.done) this.nextBlock();
-    const r = this.reader;
-    const id = r.varint();
-    const level = r.varint();
-    this.size--;
-    return { id, level, s: r.state() };
+    const r = this.oldest();
+    return r && { id: r.varint(), level: r.varint(), s: r.state() };
+  }
+
+  /** Adds a state already encoded (see RawQueuedState); its bytes are copied. */
+  pushRaw({ id, level, bytes }: RawQueuedState): void {
+    const w = this.writer;
+    w.varint(id);
+    w.varint(level);
+    w.varint(bytes.length);
+    w.raw(bytes);
+    this.added();
+  }
+
+  /** The oldest state as pushRaw took it; its bytes are a view, valid until the next shiftRaw. */
+  shiftRaw(): RawQueuedState | undefined {
+    const r = this.oldest();
+    return r && { id: r.varint(), level: r.varint(), bytes: r.take(r.varint()) };
   }
 
   /** Deletes the spill directory and whatever is left in it. */
   close(): void {
     if (this.dir) fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  /** Counts in the state just written, and ends the block when it is full. */
+  private added(): void {
+    this.size++;
+    if (this.writer.length >= this.blockBytes) this.seal();
+  }
+
+  /** The reader, at the oldest state, which it counts out of the queue; undefined when empty. */
+  private oldest(): StateReader | undefined {
+    if (this.size === 0) return undefined;
+    if (this.reader.done) this.nextBlock();
+    this.size--;
+    return this.reader;
   }
 
   /** Reads on from the oldest full block, or else from the block being written. */

@@ -12,6 +12,7 @@ import {
   type TraceState,
 } from './explore.js';
 import { loadModel, type Model } from './model.js';
+import { WorkerPool, defaultWorkerHeapMb, sequentialReason } from './parallel.js';
 import { formatLasso, formatState, formatTrace } from '../output/format.js';
 
 export interface RunOptions extends ExploreOptions {
@@ -20,6 +21,15 @@ export interface RunOptions extends ExploreOptions {
   checkDeadlock?: boolean;
   /** Receives every line of TLC-style output (Print output included). */
   out?: (line: string) => void;
+}
+
+export interface ParallelRunOptions extends RunOptions {
+  /** Worker threads expanding states (TLC's -workers); one runs the sequential search. */
+  workers: number;
+  /** The heap limit of each worker thread, in MiB (default: defaultWorkerHeapMb). */
+  workerHeapMb?: number;
+  /** Told why the search runs sequentially although workers were asked for (not TLC's output). */
+  note?: (line: string) => void;
 }
 
 export interface RunOutcome {
@@ -67,6 +77,39 @@ export function makeHost(
 }
 
 export function runCheck(opts: RunOptions): RunOutcome {
+  const run = prepare(opts);
+  return 'result' in run ? run : run.report(run.explorer.run());
+}
+
+/**
+ * runCheck with the states expanded by opts.workers threads (parallel.ts), with the same outcome;
+ * sequentially where the parallel search would not give it, saying why to opts.note.
+ */
+export async function runCheckParallel(opts: ParallelRunOptions): Promise<RunOutcome> {
+  const run = prepare(opts);
+  if ('result' in run) return run;
+  if (opts.workers <= 1) return run.report(run.explorer.run());
+  const reason = sequentialReason(run.model, opts);
+  if (reason !== null) {
+    opts.note?.(`tlcts: -workers ${opts.workers}: exploring with one thread: ${reason}.`);
+    return run.report(run.explorer.run());
+  }
+  const pool = new WorkerPool(
+    { tlaFile: opts.tlaFile, cfgFile: opts.cfgFile },
+    opts.workers,
+    opts.workerHeapMb ?? defaultWorkerHeapMb(opts.workers),
+  );
+  try {
+    return run.report(await run.explorer.runParallel(pool, opts.out ?? (() => undefined)));
+  } finally {
+    await pool.close();
+  }
+}
+
+/** A loaded model and its explorer, and how to report the result; or the outcome of a failed load. */
+function prepare(
+  opts: RunOptions,
+): RunOutcome | { model: Model; explorer: Explorer; report: (r: CheckResult) => RunOutcome } {
   const out = opts.out ?? (() => undefined);
   let explorer: Explorer | undefined;
   const host = makeHost(out, () =>
@@ -103,10 +146,16 @@ export function runCheck(opts: RunOptions): RunOutcome {
       `Implied-temporal checking--satisfiability problem has ${model.liveness.solution.branches.length} branches.`,
     );
   }
-  explorer = new Explorer(model, { log: out, ...opts });
-  const result = explorer.run();
-  report(result, model, out);
-  return { result, model, explorer };
+  const ready = new Explorer(model, { log: out, ...opts });
+  explorer = ready;
+  return {
+    model,
+    explorer: ready,
+    report: (result) => {
+      report(result, model, out);
+      return { result, model, explorer: ready };
+    },
+  };
 }
 
 function report(r: CheckResult, m: Model, out: (line: string) => void): void {

@@ -13,6 +13,7 @@ import {
   FiniteSet,
   InfiniteSet,
   IntervalSet,
+  Kind,
   LazyFcn,
   LazySet,
   ModelValue,
@@ -32,14 +33,16 @@ import type { Builtin, BuiltinHost } from '../stdlib/builtin.js';
 import { CORE } from '../stdlib/core.js';
 import { DefHandle, ModInst, Scope, type Sym } from './scope.js';
 import {
+  ArgRef,
   Frame,
+  LetThunk,
+  copyFrame,
+  snapshotFrame,
   walkUp,
   type ActClosure,
-  type ArgRef,
   type Closure,
   type Cont,
   type Ctx,
-  type LetThunk,
   type OpValue,
 } from './runtime.js';
 import { exceptAt, fcnSetOf, productOf, recordSetOf } from './sets.js';
@@ -52,6 +55,8 @@ import type { ModuleLoader } from '../modules/loader.js';
 export interface ActionLabel {
   name: string;
   frame: Frame | null;
+  /** The slots of the parameters in the frame. */
+  slots: number[];
   params: string[];
   loc: Loc | null;
 }
@@ -90,8 +95,11 @@ function asSet(v: Value, e: Expr): SetValue {
   throw new EvalError(`Attempted to use ${show(v)}, which is not a set, as a set at ${locText(e)}.`);
 }
 
-/** Calls fn for each binding of the bounds, slot by slot; stops early when fn returns false. */
-type Binder = (c: Ctx, fn: () => boolean | void) => void;
+/**
+ * Calls fn for each binding of the bounds, slot by slot; stops early when fn returns false (and
+ * then returns false).
+ */
+type Binder = (c: Ctx, fn: (c: Ctx) => boolean | void) => boolean;
 
 export class Compiler {
   /** The action entered last through a split point of Next, when labels are captured. */
@@ -126,8 +134,60 @@ export class Compiler {
     return (f) => walkUp(f, hops);
   }
 
+  /** The frame of h's scope, from a closure running in `scope`. */
+  private parentOf(h: DefHandle, scope: Scope): (c: Ctx) => Frame {
+    const up = this.up(scope.level, h.scope.level);
+    return (c) => up(c.f);
+  }
+
   // ---------------------------------------------------------------------------------------------
   // Definitions
+
+  /** Definitions whose body is being compiled: a call met inside one is recursive, not inlined. */
+  private readonly compilingDefs = new Set<DefHandle>();
+  /** How many expression nodes have been inlined so far (each call site gets its own copy). */
+  private inlinedNodes = 0;
+
+  /** Compiles (a copy of) h's body; calls of h met meanwhile are recursive. */
+  private compiling<T>(h: DefHandle, compile: () => T): T {
+    this.compilingDefs.add(h);
+    try {
+      return this.compileBody(compile);
+    } finally {
+      this.compilingDefs.delete(h);
+    }
+  }
+
+  /**
+   * Compiles h's body for one call site, in the caller's frame: its parameters and the names it
+   * binds get slots there, so that a call allocates no frame. Not for a recursive call, a
+   * definition of a deeper scope, nor past a budget of inlined nodes.
+   */
+  private inline<T>(
+    h: DefHandle,
+    scope: Scope,
+    byValue: boolean[] | undefined,
+    splitConstant: boolean,
+    compile: (body: Scope) => T,
+  ): { body: T; slots: number[]; ownsSlots: boolean } | undefined {
+    const def = h.def;
+    if (def.kind !== 'OpDef' || this.compilingDefs.has(h) || h.scope.level > scope.level) return undefined;
+    const size = (h.size ??= exprSize(def.body));
+    if (this.inlinedNodes + size > MAX_INLINED_NODES) return undefined;
+    this.inlinedNodes += size;
+    const modes = this.paramModes(h);
+    const body = new Scope(h.scope.inst, scope.level, scope.frame, h.scope);
+    const first = scope.frame.size;
+    const slots = def.params.map((p, i) => {
+      const mode = p.arity > 0 ? 'op' : modes[i] && !byValue?.[i] ? 'byname' : 'value';
+      const sym = body.bindSlot(p.name, mode, p.arity);
+      if (splitConstant) markSplitConstant(sym);
+      return sym.slot;
+    });
+    const compiled = this.compiling(h, () => compile(body));
+    // Whether it has slots (parameters, bound names) that a call must keep to itself.
+    return { body: compiled, slots, ownsSlots: scope.frame.size > first };
+  }
 
   compileDef(h: DefHandle): { size: number; body: Closure } {
     if (h.value) return h.value;
@@ -145,10 +205,10 @@ export class Compiler {
       def.params.forEach((p, i) =>
         body.bindSlot(p.name, p.arity > 0 ? 'op' : byName[i] ? 'byname' : 'value', p.arity),
       );
-      compiled.body = this.compileBody(() => this.expr(def.body, body));
+      compiled.body = this.compiling(h, () => this.expr(def.body, body));
       compiled.size = body.frame.size;
     } else {
-      compiled.body = this.compileBody(() => this.fcnDefValue(def, h.scope));
+      compiled.body = this.compiling(h, () => this.fcnDefValue(def, h.scope));
     }
     return compiled;
   }
@@ -238,7 +298,9 @@ export class Compiler {
           const target = h.scope.lookup(e.name);
           const callee = target?.k === 'def' && target.h !== h ? target.h : undefined;
           const calleeModes = callee ? this.paramModes(callee) : [];
-          e.args.forEach((a, i) => visit(a, dynamic || calleeModes[i] === true, calleeModes[i] === true));
+          const calleeActions = callee?.actionParams ?? [];
+          // An argument is dynamic where the callee takes it by name, an action where it takes it as one.
+          e.args.forEach((a, i) => visit(a, dynamic || calleeModes[i] === true, calleeActions[i] === true));
           return;
         }
         default:
@@ -442,7 +504,7 @@ export class Compiler {
         return this.choose(e, scope);
       case 'SetEnum': {
         const elems = e.elems.map((x) => this.expr(x, scope));
-        return (c) => setOf(elems.map((x) => x(c)));
+        return (c) => setOf(valuesOf(elems, c));
       }
       case 'SetFilter':
         return this.setFilter(e, scope);
@@ -473,7 +535,7 @@ export class Compiler {
       }
       case 'Tuple': {
         const elems = e.elems.map((x) => this.expr(x, scope));
-        return (c) => new Tuple(elems.map((x) => x(c)));
+        return (c) => new Tuple(valuesOf(elems, c));
       }
       case 'FcnApp':
         return this.fcnApp(e, scope);
@@ -496,6 +558,8 @@ export class Compiler {
         return this.slotRead(sym, scope);
       }
       case 'Prime': {
+        const sym = e.expr.kind === 'Ident' ? scope.lookup(e.expr.name) : undefined;
+        if (sym?.k === 'var') return variableValue(sym, true);
         const inner = this.expr(e.expr, scope);
         return (c) => inner({ s: c.t, t: null, f: c.f });
       }
@@ -543,8 +607,12 @@ export class Compiler {
     const up = this.up(scope.level, sym.level);
     const slot = sym.slot;
     switch (sym.mode) {
-      case 'value':
+      case 'value': {
+        const hops = scope.level - sym.level;
+        if (hops === 0) return (c) => c.f.v[slot] as Value;
+        if (hops === 1) return (c) => c.f.parent!.v[slot] as Value;
         return (c) => up(c.f).v[slot] as Value;
+      }
       case 'byname':
         return (c) => {
           const a = up(c.f).v[slot] as ArgRef;
@@ -585,21 +653,8 @@ export class Compiler {
           );
         }
         return this.slotRead(sym, scope);
-      case 'var': {
-        const i = sym.index;
-        const name = sym.name;
-        return (c) => {
-          const v = c.s?.[i];
-          if (v === undefined) {
-            throw new EvalError(
-              c.s
-                ? `The variable ${name} is used before it is assigned a value.`
-                : `The variable ${name} has no value here (no state, or no next state).`,
-            );
-          }
-          return v;
-        };
-      }
+      case 'var':
+        return variableValue(sym, false);
       case 'const': {
         const v = sym.value;
         return () => v;
@@ -632,29 +687,56 @@ export class Compiler {
         `Operator ${h.name} takes ${h.arity} arguments but is given ${args.length} at ${locText(e)}.`,
       );
     }
-    const compiled = this.compileDef(h);
-    const inDefiningFrame = h.def.kind === 'FcnDef';
-    const run: Closure = inDefiningFrame
-      ? (c) => compiled.body({ s: c.s, t: c.t, f: parent(c.f) })
-      : (c) => compiled.body({ s: c.s, t: c.t, f: new Frame(compiled.size, parent(c.f)) });
-    if (args.length === 0 && this.isConstantDef(h)) {
-      let cached: Value | undefined;
-      return (c) => (cached ??= run({ s: null, t: null, f: c.f }));
+    const def = h.def;
+    const constant = args.length === 0 && this.isConstantDef(h);
+    const inlined =
+      def.kind === 'OpDef' && !constant
+        ? this.inline(h, scope, undefined, false, (body) => this.expr(def.body, body))
+        : undefined;
+    if (inlined && args.length === 0) return inlined.body;
+    let fill: ((c: Ctx) => unknown)[];
+    let call: Closure;
+    let compute: (vals: Value[], c: Ctx) => Value;
+    if (inlined) {
+      // Value-level code cannot run a call site again before it returns (only recursion could,
+      // and a recursive call is not inlined): the slots can be filled in place.
+      const { body, slots } = inlined;
+      fill = this.argFillers(h, args, scope);
+      call = (c) => {
+        const v = c.f.v;
+        for (let i = 0; i < slots.length; i++) v[slots[i]!] = fill[i]!(c);
+        return body(c);
+      };
+      compute = (vals, c) => {
+        const v = c.f.v;
+        for (let i = 0; i < slots.length; i++) v[slots[i]!] = vals[i];
+        return body(c);
+      };
+    } else {
+      const compiled = this.compileDef(h);
+      const run: Closure =
+        def.kind === 'FcnDef'
+          ? (c) => compiled.body({ s: c.s, t: c.t, f: parent(c.f) })
+          : (c) => compiled.body({ s: c.s, t: c.t, f: new Frame(compiled.size, parent(c.f)) });
+      if (constant) {
+        let cached: Value | undefined;
+        return (c) => (cached ??= run({ s: null, t: null, f: c.f }));
+      }
+      if (args.length === 0) return run;
+      fill = this.argFillers(h, args, scope);
+      call = (c) => {
+        const f = new Frame(compiled.size, parent(c.f));
+        for (let i = 0; i < fill.length; i++) f.v[i] = fill[i]!(c);
+        return compiled.body({ s: c.s, t: c.t, f });
+      };
+      compute = (vals, c) => {
+        const f = new Frame(compiled.size, parent(c.f));
+        for (let i = 0; i < vals.length; i++) f.v[i] = vals[i];
+        return compiled.body({ s: c.s, t: c.t, f });
+      };
     }
-    if (args.length === 0) return run;
-    const fill = this.argFillers(h, args, scope);
-    const call: Closure = (c) => {
-      const f = new Frame(compiled.size, parent(c.f));
-      for (let i = 0; i < fill.length; i++) f.v[i] = fill[i]!(c);
-      return compiled.body({ s: c.s, t: c.t, f });
-    };
     if (!this.isPureOperator(h)) return call;
-    const compute = (vals: Value[], c: Ctx): Value => {
-      const f = new Frame(compiled.size, parent(c.f));
-      for (let i = 0; i < vals.length; i++) f.v[i] = vals[i];
-      return compiled.body({ s: c.s, t: c.t, f });
-    };
-    const results = memoized(fill.length, compute);
+    const results = memoized(args.length, compute);
     // Results are kept while this call site passes atomic values (one passing sequences or sets
     // seldom passes the same one twice).
     let atomic = true;
@@ -699,7 +781,7 @@ export class Compiler {
     const lazyAct: ActClosure = (c, k) => (act ??= this.act(a, scope, false, false))(c, k);
     const lazyUnchanged: ActClosure = (c, k) => (unch ??= this.unchanged(a, scope))(c, k);
     const varIndex = a.kind === 'Ident' ? this.variableOf(a.name, scope)?.index : undefined;
-    return (c: Ctx): ArgRef => ({ fn, act: lazyAct, unchanged: lazyUnchanged, varIndex, f: c.f });
+    return (c: Ctx): ArgRef => new ArgRef(fn, lazyAct, lazyUnchanged, varIndex, c.f);
   }
 
   /** An operator-valued argument: a LAMBDA, an operator name, or a builtin symbol. */
@@ -770,6 +852,27 @@ export class Compiler {
       let cached: Value | undefined;
       return (c) => (cached ??= fn([], host, c));
     }
+    const { fn1, fn2 } = b;
+    if (fn1 && ops.size === 0 && lazy.size === 0) {
+      const a0 = argCls[0] as Closure;
+      return (c) => {
+        try {
+          return fn1(a0(c));
+        } catch (err) {
+          throw locate(err, e);
+        }
+      };
+    }
+    if (fn2 && ops.size === 0 && lazy.size === 0) {
+      const [a0, a1] = argCls as Closure[];
+      return (c) => {
+        try {
+          return fn2(a0!(c), a1!(c));
+        } catch (err) {
+          throw locate(err, e);
+        }
+      };
+    }
     if (argCls.length <= 2 && ops.size === 0 && lazy.size === 0) {
       const [a0, a1] = argCls as Closure[];
       return (c) => {
@@ -790,11 +893,29 @@ export class Compiler {
       case '/=':
       case '#': {
         const a = this.expr(args[0]!, scope);
-        const b = this.expr(args[1]!, scope);
+        const rhs = args[1]!;
         const eq = e.name === '=';
+        if (rhs.kind === 'Num' || rhs.kind === 'Str' || rhs.kind === 'Bool') {
+          // A literal on the right: a value of its type is compared at once.
+          const lit = rhs.value;
+          const type = typeof lit;
+          return (c) => {
+            try {
+              const x = a(c);
+              return (typeof x === type ? x === lit : equals(x, lit)) === eq;
+            } catch (err) {
+              throw locate(err, e);
+            }
+          };
+        }
+        const b = this.expr(rhs, scope);
         return (c) => {
           try {
-            return equals(a(c), b(c)) === eq;
+            const x = a(c);
+            const y = b(c);
+            // Scalars of one type are equal when identical.
+            if (typeof x !== 'object' && typeof x === typeof y) return (x === y) === eq;
+            return equals(x, y) === eq;
           } catch (err) {
             throw locate(err, e);
           }
@@ -908,8 +1029,7 @@ export class Compiler {
     if (thunks.length === 0) return { inner, bind: null };
     const bind = (c: Ctx) => {
       for (const th of thunks) {
-        const lt: LetThunk = { fn: th.fn, f: c.f, s: c.s, t: c.t, version: stateVersion, val: undefined };
-        c.f.v[th.slot] = lt;
+        c.f.v[th.slot] = new LetThunk(th.fn, c.f, c.s, c.t, stateVersion);
       }
     };
     return { inner, bind };
@@ -966,14 +1086,14 @@ export class Compiler {
       } else c.f.v[p.slot] = v;
     };
     // TLC's context enumerator varies the first bound name fastest.
-    const rec = (c: Ctx, i: number, fn: () => boolean | void): boolean => {
-      if (i < 0) return fn() !== false;
+    // Binds the names from the i-th down (the last one, i = 0, calls fn).
+    const rec = (c: Ctx, i: number, fn: (c: Ctx) => boolean | void): boolean => {
       const p = flat[i]!;
       const set = asSet(p.set(c), p.setExpr);
       if (set instanceof IntervalSet) {
         for (let v = set.lo; v <= set.hi; v++) {
           bindOne(c, p, v);
-          if (!rec(c, i - 1, fn)) return false;
+          if (!(i === 0 ? fn(c) !== false : rec(c, i - 1, fn))) return false;
         }
         return true;
       }
@@ -982,22 +1102,20 @@ export class Compiler {
         const elems = set.normalized().elems;
         for (let j = 0; j < elems.length; j++) {
           bindOne(c, p, elems[j]!);
-          if (!rec(c, i - 1, fn)) return false;
+          if (!(i === 0 ? fn(c) !== false : rec(c, i - 1, fn))) return false;
         }
         return true;
       }
       let go = true;
       set.forEach((v) => {
         bindOne(c, p, v);
-        go = rec(c, i - 1, fn);
+        go = i === 0 ? fn(c) !== false : rec(c, i - 1, fn);
         return go;
       });
       return go;
     };
     const last = flat.length - 1;
-    return (c, fn) => {
-      rec(c, last, fn);
-    };
+    return (c, fn) => (last < 0 ? fn(c) !== false : rec(c, last, fn));
   }
 
   private quant(e: Expr & { kind: 'Quant' }, scope: Scope): Closure {
@@ -1005,17 +1123,9 @@ export class Compiler {
     const inner = scope.block();
     const binder = this.binder(bounds, inner, e);
     const body = this.expr(bodyExpr, inner);
-    return (c) => {
-      let result = forall;
-      binder(c, () => {
-        if (boolOf(body(c), bodyExpr) !== forall) {
-          result = !forall;
-          return false;
-        }
-        return true;
-      });
-      return result;
-    };
+    // Goes on while the body is true for \A, false for \E.
+    const goOn = (c: Ctx): boolean => boolOf(body(c), bodyExpr) === forall;
+    return (c) => (binder(c, goOn) ? forall : !forall);
   }
 
   private choose(e: Expr & { kind: 'Choose' }, scope: Scope): Closure {
@@ -1168,6 +1278,19 @@ export class Compiler {
   private fcnApp(e: Expr & { kind: 'FcnApp' }, scope: Scope): Closure {
     const fn = this.expr(e.fn, scope);
     const args = e.args.map((a) => this.expr(a, scope));
+    const variable = e.fn.kind === 'Ident' ? scope.lookup(e.fn.name) : undefined;
+    if (args.length === 1 && variable?.k === 'var') {
+      // `x[a]` for a variable x: its value read in place (fn only says why it has none).
+      const i = variable.index;
+      const a0 = args[0]!;
+      return (c) => {
+        try {
+          return applyFcn(c.s?.[i] ?? fn(c), a0(c), e);
+        } catch (err) {
+          throw locate(err, e);
+        }
+      };
+    }
     if (args.length === 1) {
       const a0 = args[0]!;
       return (c) => {
@@ -1178,7 +1301,7 @@ export class Compiler {
         }
       };
     }
-    return located(e, (c) => applyFcn(fn(c), new Tuple(args.map((a) => a(c))), e));
+    return located(e, (c) => applyFcn(fn(c), new Tuple(valuesOf(args, c)), e));
   }
 
   private except(e: Expr & { kind: 'Except' }, scope: Scope): Closure {
@@ -1192,7 +1315,7 @@ export class Compiler {
     return located(e, (c) => {
       let f = base(c);
       for (const u of updates) {
-        const keys = u.path.map((k) => k(c));
+        const keys = valuesOf(u.path, c);
         f = exceptAt(f, keys, 0, (old) => {
           c.f.v[u.at] = old;
           return u.value(c);
@@ -1217,7 +1340,7 @@ export class Compiler {
     return (c, k) => {
       if (this.captureLabels) {
         if (this.currentAction) this.currentAction.loc = loc;
-        else this.currentAction = { name: 'Action', frame: null, params: [], loc };
+        else this.currentAction = { name: 'Action', frame: null, slots: [], params: [], loc };
       }
       cl(c, k);
     };
@@ -1292,7 +1415,7 @@ export class Compiler {
           top && !e.forall && e.bounds.every((b) => !b.set || this.isConstantExpr(b.set, scope, new Set()));
         if (split) for (const n of e.bounds.flatMap((b) => b.names)) markSplitConstant(inner.lookup(n));
         const body = this.act(e.body, inner, init, split);
-        if (!e.forall) return (c, k) => binder(c, () => body(c, k));
+        if (!e.forall) return withContinuation(binder, body);
         // \A in an action: the conjunction of the body over every binding.
         const slots = e.bounds.flatMap((b) =>
           b.names.map((n) => (inner.lookup(n) as Sym & { k: 'slot' }).slot),
@@ -1348,10 +1471,8 @@ export class Compiler {
         if (e.kind === 'OpApp' && BUILTIN_SYNTAX.has(e.name)) break;
         const sym = this.resolve(e.name, scope, e);
         const args = e.kind === 'OpApp' ? e.args : [];
-        if (sym.k === 'def' && sym.h.def.kind === 'OpDef') {
-          const up = this.up(scope.level, sym.h.scope.level);
-          return this.actCall(sym.h, args, scope, init, top, (c) => up(c.f), e);
-        }
+        if (sym.k === 'def' && sym.h.def.kind === 'OpDef')
+          return this.actCall(sym.h, args, scope, init, top, null, e);
         if (sym.k === 'slot' && sym.mode === 'byname') {
           const up = this.up(scope.level, sym.level);
           const slot = sym.slot;
@@ -1536,14 +1657,17 @@ export class Compiler {
     return undefined;
   }
 
-  /** Takes the action defined by h: a new frame, arguments by name where needed, labelled at split points. */
+  /**
+   * Takes the action defined by h: inlined in the caller's frame where it can be, else in a new
+   * frame (parent: the frame of h's scope); arguments by name where needed, labelled at split points.
+   */
   private actCall(
     h: DefHandle,
     args: Expr[],
     scope: Scope,
     init: boolean,
     top: boolean,
-    parent: (c: Ctx) => Frame,
+    parent: ((c: Ctx) => Frame) | null,
     e: Expr,
   ): ActClosure {
     const def = h.def as OpDef;
@@ -1556,6 +1680,46 @@ export class Compiler {
     const splitInside = top && args.every((a) => this.isConstantExpr(a, scope, new Set()));
     const modes = this.paramModes(h);
     const byValue = args.map((a, i) => modes[i]! && !h.actionParams![i] && this.isStateless(a, scope));
+    const inlined = parent
+      ? undefined
+      : this.inline(h, scope, byValue, splitInside, (body) => this.act(def.body, body, init, splitInside));
+    if (inlined && !inlined.ownsSlots && !top) return inlined.body;
+    const run = inlined
+      ? inlineRunner(inlined.body, inlined.slots, this.argFillers(h, args, scope, byValue))
+      : this.frameRunner(h, args, scope, init, splitInside, byValue, parent ?? this.parentOf(h, scope));
+    if (!top) return run;
+    const slots = inlined ? inlined.slots : def.params.map((_, i) => i);
+    const params = def.params.map((p) => p.name);
+    const callLoc = e.loc;
+    // Split inside: a leaf below sets the location. Otherwise TLC's action is the call itself.
+    const label = (f: Frame): void => {
+      this.currentAction = splitInside
+        ? { name: def.name, frame: f, slots, params, loc: null }
+        : { name: def.name, frame: null, slots: [], params: [], loc: callLoc };
+    };
+    return (c, k) => {
+      if (!this.captureLabels) return run(c, k);
+      const saved = this.currentAction;
+      try {
+        run(c, k, label);
+      } finally {
+        this.currentAction = saved;
+      }
+    };
+  }
+
+  /** Runs h's body as an action in a new frame per call (compiled once per kind of call). */
+  private frameRunner(
+    h: DefHandle,
+    args: Expr[],
+    scope: Scope,
+    init: boolean,
+    splitInside: boolean,
+    byValue: boolean[],
+    parent: (c: Ctx) => Frame,
+  ): ActRunner {
+    const def = h.def as OpDef;
+    const modes = this.paramModes(h);
     const key = `${init ? 'i' : 'n'}${splitInside ? 't' : ''}${byValue.map(Number).join('')}`;
     let compiled = h.acts.get(key);
     if (!compiled) {
@@ -1567,39 +1731,24 @@ export class Compiler {
       });
       compiled = { size: 0, body: () => undefined };
       h.acts.set(key, compiled);
-      compiled.body = this.compileBody(() => this.act(def.body, body, init, splitInside));
+      compiled.body = this.compiling(h, () => this.act(def.body, body, init, splitInside));
       compiled.size = body.frame.size;
     }
     const fill = this.argFillers(h, args, scope, byValue);
     const c0 = compiled;
-    const params = def.params.map((p) => p.name);
-    const callLoc = e.loc;
-    return (c, k) => {
+    return (c, k, enter) => {
       const f = new Frame(c0.size, parent(c));
       for (let i = 0; i < fill.length; i++) f.v[i] = fill[i]!(c);
-      const inner: Ctx = { s: c.s, t: c.t, f };
-      if (!top || !this.captureLabels) return c0.body(inner, k);
-      const saved = this.currentAction;
-      // Split inside: a leaf below sets the location. Otherwise TLC's action is the call itself.
-      this.currentAction = splitInside
-        ? { name: def.name, frame: f, params, loc: null }
-        : { name: def.name, frame: null, params: [], loc: callLoc };
-      try {
-        c0.body(inner, k);
-      } finally {
-        this.currentAction = saved;
-      }
+      if (enter) enter(f);
+      c0.body({ s: c.s, t: c.t, f }, k);
     };
   }
 
   /** The values of an action's parameters, for its label. */
   labelArgs(label: ActionLabel, s: Value[] | null, t: Value[] | null): Value[] {
     return label.params.map((_, i) => {
-      const v = label.frame!.v[i];
-      if (v && typeof v === 'object' && 'fn' in (v as object) && 'act' in (v as object)) {
-        const a = v as ArgRef;
-        return a.fn({ s, t, f: a.f });
-      }
+      const v = label.frame!.v[label.slots[i]!];
+      if (v instanceof ArgRef) return v.fn({ s, t, f: v.f });
       return v as Value;
     });
   }
@@ -1625,17 +1774,76 @@ function guardAct(test: Closure, e: Expr): ActClosure {
 
 /** Actions taken one after the other (a conjunction); a guard is tested without a continuation. */
 export function conjoin(items: ActClosure[]): ActClosure {
-  return items.reduceRight<ActClosure>(
-    (rest, item) => {
+  return (
+    items.reduceRight<ActClosure | null>((rest, item) => {
       const guard = GUARDS.get(item);
-      if (!guard) return (c, k) => item(c, () => rest(c, k));
+      if (!guard) return rest ? withContinuation(item, rest) : item;
       const { test, e } = guard;
+      if (!rest) return item;
       return (c, k) => {
         if (boolOf(test(c), e)) rest(c, k);
       };
-    },
-    (_c, k) => k(),
+    }, null) ?? ((_c, k) => k())
   );
+}
+
+/**
+ * `run`, continued by `then` with the same context and continuation. The continuation passed to
+ * run is made once and reused, except by a run that starts while another is in progress (through
+ * recursion or `\A`), which makes its own.
+ */
+function withContinuation(run: ActClosure, then: ActClosure): ActClosure {
+  let running = false;
+  let cc: Ctx | null = null;
+  let ck: Cont | null = null;
+  const shared: Cont = () => then(cc!, ck!);
+  return (c, k) => {
+    if (running) return runNested(run, then, c, k);
+    running = true;
+    cc = c;
+    ck = k;
+    try {
+      run(c, shared);
+    } finally {
+      running = false;
+      cc = null;
+      ck = null;
+    }
+  };
+}
+
+/** run, continued by then, with a continuation of its own (apart, so that the caller's c and k are not captured). */
+function runNested(run: ActClosure, then: ActClosure, c: Ctx, k: Cont): void {
+  run(c, () => then(c, k));
+}
+
+/** Runs a called action's body with its arguments; `enter` sees the frame that holds them. */
+type ActRunner = (c: Ctx, k: Cont, enter?: (f: Frame) => void) => void;
+
+/**
+ * Runs a body inlined in the caller's frame, its parameters in `slots`. A call made while another
+ * of this call site is running (through `\A`, an argument taken twice, ENABLED) runs in a copy of
+ * the frame, so that the running one's slots are left alone.
+ */
+function inlineRunner(body: ActClosure, slots: number[], fill: ((c: Ctx) => unknown)[]): ActRunner {
+  let running = false;
+  return (c, k, enter) => {
+    if (running) {
+      const f = copyFrame(c.f);
+      for (let i = 0; i < slots.length; i++) f.v[slots[i]!] = fill[i]!(c);
+      if (enter) enter(f);
+      return body({ s: c.s, t: c.t, f }, k);
+    }
+    running = true;
+    try {
+      const v = c.f.v;
+      for (let i = 0; i < slots.length; i++) v[slots[i]!] = fill[i]!(c);
+      if (enter) enter(c.f);
+      body(c, k);
+    } finally {
+      running = false;
+    }
+  };
 }
 
 /** Assigns variable i of state t (undone afterwards) if it is unassigned, else requires it to equal v. */
@@ -1685,6 +1893,16 @@ function keepVariables(vars: number[]): ActClosure {
   };
 }
 
+/** How many expression nodes may be inlined in all (a bound on the compiled code's size). */
+const MAX_INLINED_NODES = 200_000;
+
+/** The number of nodes of an expression. */
+function exprSize(e: Expr): number {
+  let n = 1;
+  forEachChild(e, (x) => (n += exprSize(x)));
+  return n;
+}
+
 /** How many results memoized keeps at most, per operator. */
 const MAX_MEMO = 100_000;
 
@@ -1718,6 +1936,24 @@ function memoized(
         node.set(args[arity - 1]!, v);
         kept++;
       }
+    }
+    return v;
+  };
+}
+
+/** A variable's value in the state (or, primed, in the next state). */
+function variableValue(sym: Sym & { k: 'var' }, primed: boolean): Closure {
+  const i = sym.index;
+  const name = sym.name;
+  return (c) => {
+    const state = primed ? c.t : c.s;
+    const v = state?.[i];
+    if (v === undefined) {
+      throw new EvalError(
+        state
+          ? `The variable ${name} is used before it is assigned a value.`
+          : `The variable ${name} has no value here (no state, or no next state).`,
+      );
     }
     return v;
   };
@@ -1762,10 +1998,11 @@ const NOT_HOISTED_BUILTINS = new Set([
 /** Expressions not worth computing once: literals and names (a constant's value is at hand already). */
 const NOT_HOISTED = new Set<Expr['kind']>(['Num', 'Str', 'Bool', 'Ident', 'At', 'Lambda', 'Label']);
 
-function snapshotFrame(f: Frame): Frame {
-  const n = new Frame(f.v.length, f.parent ? snapshotFrame(f.parent) : null);
-  for (let i = 0; i < f.v.length; i++) n.v[i] = f.v[i];
-  return n;
+/** The values of the closures, in order. */
+function valuesOf(cls: readonly Closure[], c: Ctx): Value[] {
+  const vals = new Array<Value>(cls.length);
+  for (let i = 0; i < cls.length; i++) vals[i] = cls[i]!(c);
+  return vals;
 }
 
 function snapshot(c: Ctx): Ctx {
@@ -1779,11 +2016,11 @@ function pathKey(p: ExceptPathItem, compile: (e: Expr) => Closure): (c: Ctx) => 
   }
   const args = p.args.map(compile);
   if (args.length === 1) return args[0]!;
-  return (c) => new Tuple(args.map((a) => a(c)));
+  return (c) => new Tuple(valuesOf(args, c));
 }
 
 export function applyFcn(f: Value, arg: Value, e: Expr): Value {
-  if (f instanceof FcnValue) {
+  if (typeof f === 'object' && f.kind === Kind.Fcn) {
     const v = f.get(arg);
     if (v !== undefined) return v;
     throw new EvalError(

@@ -67,6 +67,8 @@ export class DefHandle {
   constantBody?: boolean;
   /** Whether the body is constant in isConstantExpr's strict sense (its results can be kept). */
   strictConstantBody?: boolean;
+  /** The number of nodes of the body (see Compiler's inlining). */
+  size?: number;
   constructor(
     readonly def: OpDef | FcnDef,
     /** The scope the definition sits in (its module instance, plus enclosing LETs). */

@@ -22,6 +22,20 @@ export interface Builtin {
   /** Indexes of parameters passed unevaluated: they receive a LazyArg to evaluate (or not). */
   lazyParams?: readonly number[];
   fn: (args: (Value | OpValue | LazyArg)[], host: BuiltinHost, c: Ctx) => Value;
+  /** fn for one value argument, called without an argument array. */
+  fn1?: (x: Value) => Value;
+  /** fn for two value arguments, called without an argument array. */
+  fn2?: (x: Value, y: Value) => Value;
+}
+
+/** A builtin of one value argument. */
+export function unary(f: (x: Value) => Value): Builtin {
+  return { arity: 1, fn: (a) => f(a[0] as Value), fn1: f };
+}
+
+/** A builtin of two value arguments. */
+export function binary(f: (x: Value, y: Value) => Value): Builtin {
+  return { arity: 2, fn: (a) => f(a[0] as Value, a[1] as Value), fn2: f };
 }
 
 export interface BuiltinModule {

@@ -28,7 +28,7 @@ import {
   show,
   type Value,
 } from '../values/value.js';
-import type { Builtin, BuiltinModule } from './builtin.js';
+import { binary, unary, type Builtin, type BuiltinModule } from './builtin.js';
 
 // ---------------------------------------------------------------------------------------------------
 // Module construction
@@ -564,11 +564,11 @@ export const STRING_SET: SetValue = new InfiniteSet('STRING', (v) => {
 export const CORE: BuiltinModule = defineModule('--TLA+ BUILTINS--', [], {
   SUBSET: { arity: 1, fn: (a) => powerSet(a[0] as Value) },
   UNION: { arity: 1, fn: (a) => bigUnion(a[0] as Value) },
-  DOMAIN: { arity: 1, fn: (a) => domainOf(a[0] as Value) },
-  '\\cup': { arity: 2, fn: (a) => setCup(a[0] as Value, a[1] as Value) },
-  '\\cap': { arity: 2, fn: (a) => setCap(a[0] as Value, a[1] as Value) },
-  '\\': { arity: 2, fn: (a) => setDiff(a[0] as Value, a[1] as Value) },
-  '\\subseteq': { arity: 2, fn: (a) => isSubsetEq(a[0] as Value, a[1] as Value) },
+  DOMAIN: unary(domainOf),
+  '\\cup': binary(setCup),
+  '\\cap': binary(setCap),
+  '\\': binary(setDiff),
+  '\\subseteq': binary(isSubsetEq),
   BOOLEAN: { arity: 0, fn: () => BOOLEAN_SET },
   STRING: { arity: 0, fn: () => STRING_SET },
 });

@@ -1,6 +1,6 @@
 /** FiniteSets, as TLC's class tlc2.module.FiniteSets overrides it. */
 import { show, type Value } from '../values/value.js';
-import type { BuiltinModule } from './builtin.js';
+import { unary, type BuiltinModule } from './builtin.js';
 import { defineModule, isEnumerable, isFiniteValue, moduleError } from './core.js';
 
 export function cardinality(v: Value): number {
@@ -10,5 +10,5 @@ export function cardinality(v: Value): number {
 
 export const FINITESETS: BuiltinModule = defineModule('FiniteSets', [], {
   IsFiniteSet: { arity: 1, fn: (a) => isFiniteValue(a[0] as Value) },
-  Cardinality: { arity: 1, fn: (a) => cardinality(a[0] as Value) },
+  Cardinality: unary(cardinality),
 });

@@ -4,7 +4,7 @@
  * and in the method named when an argument is not an integer; \div floors in both (see below).
  */
 import { InfiniteSet, IntervalSet, ModelValue, show, type Value } from '../values/value.js';
-import type { Builtin, BuiltinModule } from './builtin.js';
+import { binary, type Builtin, type BuiltinModule } from './builtin.js';
 import { argCastError, defineModule, moduleError, notMemberOf, overflow } from './core.js';
 
 const MIN = -2147483648;
@@ -24,34 +24,22 @@ export function intMethod(
 }
 
 /** A binary operator on ints; other arguments fail as TLC's method handle does when it casts them. */
-function binary(signature: string, f: (x: number, y: number) => Value): Builtin {
-  return {
-    arity: 2,
-    fn: (a) => {
-      const x = a[0] as Value;
-      const y = a[1] as Value;
-      if (typeof x !== 'number') throw argCastError(signature, x);
-      if (typeof y !== 'number') throw argCastError(signature, y);
-      return f(x, y);
-    },
-  };
+function intOp(signature: string, f: (x: number, y: number) => Value): Builtin {
+  return binary((x, y) => {
+    if (typeof x !== 'number') throw argCastError(signature, x);
+    if (typeof y !== 'number') throw argCastError(signature, y);
+    return f(x, y);
+  });
 }
 
 function comparison(op: string, test: (x: number, y: number) => boolean): Builtin {
-  return {
-    arity: 2,
-    fn: (a) => {
-      const x = a[0] as Value;
-      const y = a[1] as Value;
-      if (typeof x !== 'number')
-        throw moduleError(`The first argument of ${op} should be an integer, but instead it is:\n${show(x)}`);
-      if (typeof y !== 'number')
-        throw moduleError(
-          `The second argument of ${op} should be an integer, but instead it is:\n${show(y)}`,
-        );
-      return test(x, y);
-    },
-  };
+  return binary((x, y) => {
+    if (typeof x !== 'number')
+      throw moduleError(`The first argument of ${op} should be an integer, but instead it is:\n${show(x)}`);
+    if (typeof y !== 'number')
+      throw moduleError(`The second argument of ${op} should be an integer, but instead it is:\n${show(y)}`);
+    return test(x, y);
+  });
 }
 
 /** The operators of Naturals as implemented by TLC's class `cls`. */
@@ -64,22 +52,22 @@ export function arithmetic(cls: ArithClass): { [op: string]: Builtin } {
   const expt = intMethod(cls, 'Expt', 2);
   const dotDot = intMethod(cls, 'DotDot', 2, 'tlc2.value.impl.IntervalValue');
   return {
-    '+': binary(plus, (x, y) => {
+    '+': intOp(plus, (x, y) => {
       const r = x + y;
       if (r < MIN || r > MAX) throw overflow(`${x}+${y}`);
       return r;
     }),
-    '-': binary(minus, (x, y) => {
+    '-': intOp(minus, (x, y) => {
       const r = x - y;
       if (r < MIN || r > MAX) throw overflow(`${x}-${y}`);
       return r;
     }),
-    '*': binary(times, (x, y) => {
+    '*': intOp(times, (x, y) => {
       const r = x * y;
       if (r < MIN || r > MAX) throw overflow(`${x}*${y}`);
       return r | 0;
     }),
-    '\\div': binary(divide, (x, y) => {
+    '\\div': intOp(divide, (x, y) => {
       if (y === 0) throw moduleError('The second argument of \\div is 0.');
       // Floor division as TLA+ defines it, and as TLC computes it whenever Integers is loaded
       // (always with -dumpTrace json); TLC's Naturals-only class rounds (-1) \\div 2 to 0.
@@ -87,13 +75,13 @@ export function arithmetic(cls: ArithClass): { [op: string]: Builtin } {
       const q = (x / y) | 0;
       return x < 0 !== y < 0 && q * y !== x ? q - 1 : q;
     }),
-    '%': binary(mod, (x, y) => {
+    '%': intOp(mod, (x, y) => {
       if (y <= 0)
         throw moduleError(`The second argument of % should be a positive number, but instead it is:\n${y}`);
       const r = (x % y) | 0;
       return r < 0 ? r + y : r;
     }),
-    '^': binary(expt, (x, y) => {
+    '^': intOp(expt, (x, y) => {
       if (y < 0)
         throw moduleError(`The second argument of ^ should be a natural number, but instead it is:\n${y}`);
       if (y === 0) {
@@ -110,7 +98,7 @@ export function arithmetic(cls: ArithClass): { [op: string]: Builtin } {
       }
       return r;
     }),
-    '..': binary(dotDot, (x, y) => new IntervalSet(x, y)),
+    '..': intOp(dotDot, (x, y) => new IntervalSet(x, y)),
     '<': comparison('<', (x, y) => x < y),
     '>': comparison('>', (x, y) => x > y),
     '<=': comparison('<=', (x, y) => x <= y),

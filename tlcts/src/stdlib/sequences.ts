@@ -4,7 +4,7 @@
  */
 import type { Ctx, OpValue } from '../eval/runtime.js';
 import { EMPTY_TUPLE, InfiniteSet, ModelValue, Tuple, show, type Value } from '../values/value.js';
-import type { BuiltinModule } from './builtin.js';
+import { binary, unary, type BuiltinModule } from './builtin.js';
 import {
   argError,
   asTuple,
@@ -118,11 +118,11 @@ export function selectSeq(s: Value, test: Value | OpValue, c: Ctx): Value {
 
 export const SEQUENCES: BuiltinModule = defineModule('Sequences', [], {
   Seq: { arity: 1, fn: (a) => seqSet(a[0] as Value) },
-  Len: { arity: 1, fn: (a) => len(a[0] as Value) },
-  '\\o': { arity: 2, fn: (a) => concat(a[0] as Value, a[1] as Value) },
-  Append: { arity: 2, fn: (a) => append(a[0] as Value, a[1] as Value) },
-  Head: { arity: 1, fn: (a) => head(a[0] as Value) },
-  Tail: { arity: 1, fn: (a) => tail(a[0] as Value) },
+  Len: unary(len),
+  '\\o': binary(concat),
+  Append: binary(append),
+  Head: unary(head),
+  Tail: unary(tail),
   SubSeq: { arity: 3, fn: (a) => subSeq(a[0] as Value, a[1] as Value, a[2] as Value) },
   SelectSeq: { arity: 2, opParams: [1], fn: (a, _h, c) => selectSeq(a[0] as Value, a[1]!, c) },
 });

@@ -15,7 +15,7 @@ import {
   show,
   type Value,
 } from '../values/value.js';
-import type { BuiltinModule } from './builtin.js';
+import { binary, type BuiltinModule } from './builtin.js';
 import { ppr } from '../values/ppr.js';
 import {
   argError,
@@ -104,8 +104,8 @@ function tlcEval(v: Value): Value {
 export const ANY: SetValue = new InfiniteSet('Any', () => true);
 
 export const TLC: BuiltinModule = defineModule('TLC', [], {
-  ':>': { arity: 2, fn: (a) => fcnOf([a[0] as Value], [a[1] as Value]) },
-  '@@': { arity: 2, fn: (a) => combine(a[0] as Value, a[1] as Value) },
+  ':>': binary((x, y) => fcnOf([x], [y])),
+  '@@': binary(combine),
   Print: {
     arity: 2,
     fn: (a, host) => {

@@ -5,6 +5,11 @@
  * another thread can decode them). A string met before in the block is written as a back
  * reference, so a block is read from its start, in order. Decoding gives values equal to the
  * originals, with the same fingerprint and printed form; lazy values are stored enumerated.
+ *
+ * Sets and functions are written in the writer's order, which for strings is its intern order.
+ * Threads that load the same model intern its literals alike, but strings made at run time may be
+ * interned in another order by each: a reader told which strings its thread interned at load
+ * re-sorts the sets and functions whose order depends on the others (see StateReader).
  */
 import { EvalError } from './errors.js';
 import {
@@ -18,7 +23,10 @@ import {
   Record,
   SetValue,
   Tuple,
+  fcnFromPairs,
+  intern,
   modelValue,
+  setOf,
   type Value,
 } from './value.js';
 
@@ -38,6 +46,9 @@ const enum Tag {
   Fcn = 10,
 }
 
+/** The most strings a writer keeps slots for (and so keeps alive). */
+const MAX_STRING_SLOTS = 1 << 16;
+
 const scratch = new Float64Array(1);
 const scratchBytes = new Uint8Array(scratch.buffer);
 
@@ -45,8 +56,17 @@ const scratchBytes = new Uint8Array(scratch.buffer);
 export class StateWriter {
   bytes = new Uint8Array(1 << 16);
   length = 0;
-  /** The strings written in this block, by their back reference. */
-  private readonly strings = new Map<string, number>();
+  /**
+   * Each string written, by a slot number kept from block to block (a map cleared for every block
+   * would cost more where blocks are small: one state each); by slot, the block it was last
+   * written in, and its back reference there.
+   */
+  private readonly slots = new Map<string, number>();
+  private readonly slotBlock: number[] = [];
+  private readonly slotRef: number[] = [];
+  private block = 0;
+  /** Strings written in full in this block. */
+  private refs = 0;
 
   /** The bytes written so far (a view, valid until the next write). */
   view(): Uint8Array {
@@ -56,7 +76,8 @@ export class StateWriter {
   /** Starts a new block. */
   reset(): void {
     this.length = 0;
-    this.strings.clear();
+    this.block++;
+    this.refs = 0;
   }
 
   /** A state: its number of variables, then their values. */
@@ -74,6 +95,13 @@ export class StateWriter {
       x >>>= 7;
     }
     b[this.length++] = x;
+  }
+
+  /** Bytes as they are (a state another writer encoded, say). */
+  raw(bytes: Uint8Array): void {
+    this.room(bytes.length);
+    this.bytes.set(bytes, this.length);
+    this.length += bytes.length;
   }
 
   private room(n: number): void {
@@ -167,9 +195,22 @@ export class StateWriter {
 
   /** A back reference (odd), or the length (even) and code units of a string new to the block. */
   private string(s: string): void {
-    const ref = this.strings.get(s);
-    if (ref !== undefined) return this.varint(ref * 2 + 1);
-    this.strings.set(s, this.strings.size);
+    let slot = this.slots.get(s);
+    if (slot === undefined) {
+      // Past the bound (strings made at run time), slots start over: a string is then written anew.
+      if (this.slots.size === MAX_STRING_SLOTS) {
+        this.slots.clear();
+        this.slotBlock.length = 0;
+        this.slotRef.length = 0;
+      }
+      slot = this.slots.size;
+      this.slots.set(s, slot);
+      this.slotBlock.push(-1);
+      this.slotRef.push(0);
+    }
+    if (this.slotBlock[slot] === this.block) return this.varint(this.slotRef[slot]! * 2 + 1);
+    this.slotBlock[slot] = this.block;
+    this.slotRef[slot] = this.refs++;
     const n = s.length;
     this.varint(n * 2);
     this.room(3 * n);
@@ -189,8 +230,20 @@ export class StateWriter {
 export class StateReader {
   pos = 0;
   private readonly strings: string[] = [];
+  /** Whether each string of `strings` was made at run time (only with loadStrings). */
+  private readonly madeAtRunTime: boolean[] = [];
+  /** Whether the value being read holds a string made at run time. */
+  private runTime = false;
 
-  constructor(readonly bytes: Uint8Array) {}
+  /**
+   * With loadStrings, the number of strings this thread interned while loading the model: the
+   * strings beyond were made at run time, and the writer's thread may order them otherwise, so a
+   * set or function whose order depends on one is sorted again.
+   */
+  constructor(
+    readonly bytes: Uint8Array,
+    private readonly loadStrings?: number,
+  ) {}
 
   get done(): boolean {
     return this.pos >= this.bytes.length;
@@ -198,6 +251,12 @@ export class StateReader {
 
   state(): Value[] {
     return this.values(this.varint());
+  }
+
+  /** The next n bytes (a view). */
+  take(n: number): Uint8Array {
+    this.pos += n;
+    return this.bytes.subarray(this.pos - n, this.pos);
   }
 
   varint(): number {
@@ -232,8 +291,12 @@ export class StateReader {
       case Tag.Model:
         return modelValue(this.string());
       case Tag.Set: {
+        const outer = this.runTime;
+        this.runTime = false;
         const elems = this.values(this.varint());
-        return elems.length === 0 ? EMPTY_SET : new FiniteSet(elems);
+        const set = elems.length === 0 ? EMPTY_SET : this.runTime ? setOf(elems) : new FiniteSet(elems);
+        this.runTime ||= outer;
+        return set;
       }
       case Tag.Interval: {
         const lo = this.value() as number;
@@ -245,9 +308,14 @@ export class StateReader {
       }
       case Tag.Record:
       case Tag.Fcn: {
+        const outer = this.runTime;
+        this.runTime = false;
         const n = this.varint();
         const keys = this.values(n);
+        const resort = this.runTime;
         const vals = this.values(n);
+        this.runTime ||= outer;
+        if (resort) return fcnFromPairs(keys.map((k, i) => [k, vals[i]!]));
         return tag === Tag.Record ? new Record(keys as string[], vals) : new Fcn(keys, vals);
       }
       default:
@@ -263,15 +331,48 @@ export class StateReader {
 
   private string(): string {
     const head = this.varint();
-    if (head & 1) return this.strings[head >>> 1]!;
+    if (head & 1) {
+      if (this.madeAtRunTime[head >>> 1]) this.runTime = true;
+      return this.strings[head >>> 1]!;
+    }
     const n = head >>> 1;
+    const s = n <= MAX_SHARED_LENGTH ? this.sharedString(n) : this.longString(n);
+    this.strings.push(s);
+    if (this.loadStrings !== undefined) {
+      const made = intern(s) >= this.loadStrings;
+      this.madeAtRunTime.push(made);
+      if (made) this.runTime = true;
+    }
+    return s;
+  }
+
+  /** A short string of n code units: the string decoded before in this thread, if it is that one. */
+  private sharedString(n: number): string {
+    let h = n;
+    for (let i = 0; i < n; i++) {
+      const c = this.varint();
+      UNITS[i] = c;
+      h = Math.imul(h ^ c, 0x01000193);
+    }
+    const slot = (h ^ (h >>> 15)) & (SHARED_SLOTS - 1);
+    const known = shared[slot];
+    if (known !== undefined && known.length === n) {
+      let i = 0;
+      while (i < n && known.charCodeAt(i) === UNITS[i]) i++;
+      if (i === n) return known;
+    }
+    const s = String.fromCharCode.apply(null, UNITS.subarray(0, n) as unknown as number[]);
+    shared[slot] = s;
+    return s;
+  }
+
+  private longString(n: number): string {
     let s = '';
     for (let i = 0; i < n; i += CHARS_AT_ONCE) {
       const part: number[] = [];
       for (let j = i; j < n && j < i + CHARS_AT_ONCE; j++) part.push(this.varint());
       s += String.fromCharCode(...part);
     }
-    this.strings.push(s);
     return s;
   }
 }
@@ -279,13 +380,23 @@ export class StateReader {
 /** Code units turned into a string by one call (a bound on the arguments of String.fromCharCode). */
 const CHARS_AT_ONCE = 4096;
 
+// Strings decoded in this thread, by a hash of their code units: one string decoded again and again
+// (one-state blocks repeat them) is then one object, whose hash the maps it is looked up in keep.
+const MAX_SHARED_LENGTH = 64;
+const SHARED_SLOTS = 1 << 12;
+const shared: (string | undefined)[] = new Array(SHARED_SLOTS);
+const UNITS = new Uint16Array(MAX_SHARED_LENGTH);
+
+const single = new StateWriter();
+
 /** One state as bytes (a block of its own). */
 export function encodeState(s: readonly Value[]): Uint8Array {
-  const w = new StateWriter();
-  w.state(s);
-  return w.view().slice();
+  single.reset();
+  single.state(s);
+  return single.view().slice();
 }
 
-export function decodeState(bytes: Uint8Array): Value[] {
-  return new StateReader(bytes).state();
+/** One state written by encodeState; loadStrings as for StateReader. */
+export function decodeState(bytes: Uint8Array, loadStrings?: number): Value[] {
+  return new StateReader(bytes, loadStrings).state();
 }

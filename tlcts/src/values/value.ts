@@ -103,14 +103,13 @@ function out(a: number, b: number): void {
   OUT[1] = fmix((b + Math.imul(a ^ (a >>> 13), 0x297a2d39) + 0x68e31da4) | 0);
 }
 
-/** A renaming of model values by a symmetry, numbered so values can cache their hash under it. */
+/** A renaming of model values by a symmetry. */
 export interface Permutation {
   map: ReadonlyMap<Value, Value>;
-  index: number;
 }
 
-/** Sets OUT to the hash of v, with model values renamed by perm. */
-function elementHash(v: Value, perm: Permutation | null): void {
+/** Sets OUT to the hash of v. */
+function elementHash(v: Value): void {
   switch (typeof v) {
     case 'boolean':
       return out(v ? 0x7001 : 0x7000, 0x51ed270b);
@@ -121,61 +120,216 @@ function elementHash(v: Value, perm: Permutation | null): void {
       return out(a, b ^ 0x7003);
     }
   }
-  let fp: [number, number];
-  if (v instanceof ModelValue) fp = ((perm?.map.get(v) ?? v) as ModelValue).fingerprint();
-  else if (perm && hasModelValues(v)) {
-    const cache = (v.permuted ??= []);
-    fp = cache[perm.index] ??= compositeHash(v, perm);
-  } else fp = v.fingerprint();
+  const fp = v.fingerprint();
   out(fp[0], fp[1]);
 }
 
-function compositeHash(v: SetValue | FcnValue, perm: Permutation | null): [number, number] {
+/** Sets OUT to the hash of a function's pair from the hashes of its key (k1, k2) and value (v1, v2). */
+function pairHash(k1: number, k2: number, v1: number, v2: number): void {
+  out(k1 ^ fmix((v1 + 0x3c6ef372) | 0), (k2 + fmix(v2 ^ 0x1f83d9ab)) | 0);
+}
+
+function compositeHash(v: SetValue | FcnValue): [number, number] {
   let a1 = 0;
   let a2 = 0;
   if (v instanceof SetValue) {
     const elems = v.normalized().elems;
     for (let i = 0; i < elems.length; i++) {
-      elementHash(elems[i]!, perm);
+      elementHash(elems[i]!);
       a1 = (a1 + OUT[0]!) | 0;
       a2 = (a2 + OUT[1]!) | 0;
     }
-    return hashComposite(4, elems.length, a1, a2);
+    hashComposite(SET_TAG, elems.length, a1, a2);
+    return [OUT[0]!, OUT[1]!];
   }
   const f = v.materialize();
   const n = f.size();
   for (let i = 0; i < n; i++) {
-    elementHash(f.keyAt(i), perm);
+    elementHash(f.keyAt(i));
     const k1 = OUT[0]!;
     const k2 = OUT[1]!;
-    elementHash(f.valAt(i), perm);
-    out(k1 ^ fmix((OUT[0]! + 0x3c6ef372) | 0), (k2 + fmix(OUT[1]! ^ 0x1f83d9ab)) | 0);
+    elementHash(f.valAt(i));
+    pairHash(k1, k2, OUT[0]!, OUT[1]!);
     a1 = (a1 + OUT[0]!) | 0;
     a2 = (a2 + OUT[1]!) | 0;
   }
-  return hashComposite(5, n, a1, a2);
+  hashComposite(FCN_TAG, n, a1, a2);
+  return [OUT[0]!, OUT[1]!];
 }
 
-/**
- * Fingerprint of a sequence of values (a state): [hi, lo] as two int32; with perm, the fingerprint
- * of the state whose model values are renamed by perm (symmetry reduction).
- */
-export function fingerprintValues(vs: readonly Value[], perm: Permutation | null = null): [number, number] {
-  let x1 = 0x9e3779b9 | 0;
-  let x2 = 0x7f4a7c15;
+const SET_TAG = 4;
+const FCN_TAG = 5;
+
+/** The words a state's hash starts from. */
+const STATE_SEED1 = 0x9e3779b9 | 0;
+const STATE_SEED2 = 0x7f4a7c15;
+
+/** Fingerprint of a sequence of values (a state): [hi, lo] as two int32. */
+export function fingerprintValues(vs: readonly Value[]): [number, number] {
+  let x1 = STATE_SEED1;
+  let x2 = STATE_SEED2;
   for (let i = 0; i < vs.length; i++) {
-    elementHash(vs[i]!, perm);
+    elementHash(vs[i]!);
     x1 = mix1(mix1(x1, OUT[0]!), OUT[1]!);
     x2 = mix2(mix2(x2, OUT[0]!), OUT[1]!);
   }
   return [finish1(x1), finish2(x2)];
 }
 
-/** The hash of a value of kind `tag` made of n parts whose hashes add up to a1/a2. */
-function hashComposite(tag: number, n: number, a1: number, a2: number): [number, number] {
-  const x1 = mix1(mix1(mix1(0x243f6a88 ^ tag, n), a1), a2);
-  const x2 = mix2(mix2(mix2(0x85a308d3 ^ tag, n), a1), a2);
-  return [finish1(x1), finish2(x2)];
+/**
+ * The least fingerprint (by hi, then lo, as signed ints) of a state and of its images under the
+ * permutations: the fingerprint of its orbit under a symmetry group. One pass over the values
+ * hashes them under every permutation at once.
+ */
+export function fingerprintLeast(vs: readonly Value[], perms: readonly Permutation[]): [number, number] {
+  return fingerprintImages(vs, groupOf(perms));
+}
+
+// Hashes under a group of permutations are computed in lanes, lane 0 for the identity and lane
+// p for perms[p - 1]: an Int32Array holds two words per lane, and, cached on a value, the group's
+// number after them.
+
+/** Permutations hashed together, with their scratch buffers (one per nesting depth). */
+interface Group {
+  readonly perms: readonly Permutation[];
+  readonly lanes: number;
+  readonly id: number;
+  readonly scratch: Int32Array[];
+}
+
+let groupCount = 0;
+const groups = new WeakMap<readonly Permutation[], Group>();
+
+/** The group of these permutations. */
+function groupOf(perms: readonly Permutation[]): Group {
+  let g = groups.get(perms);
+  if (!g) groups.set(perms, (g = { perms, lanes: perms.length + 1, id: ++groupCount, scratch: [] }));
+  return g;
+}
+
+/** A buffer of the group's lanes for nesting depth d (each depth's, and the state's, apart). */
+function scratchAt(g: Group, d: number): Int32Array {
+  while (g.scratch.length <= d) g.scratch.push(new Int32Array(2 * g.lanes));
+  return g.scratch[d]!;
+}
+
+/** The least of the state's fingerprints in the group's lanes. */
+function fingerprintImages(vs: readonly Value[], g: Group): [number, number] {
+  const lanes = g.lanes;
+  const x = scratchAt(g, 0);
+  for (let p = 0; p < lanes; p++) {
+    x[2 * p] = STATE_SEED1;
+    x[2 * p + 1] = STATE_SEED2;
+  }
+  const e = scratchAt(g, 1);
+  for (let i = 0; i < vs.length; i++) {
+    elementLanes(vs[i]!, g, e, 2);
+    for (let p = 0; p < lanes; p++) {
+      const w1 = e[2 * p]!;
+      const w2 = e[2 * p + 1]!;
+      x[2 * p] = mix1(mix1(x[2 * p]!, w1), w2);
+      x[2 * p + 1] = mix2(mix2(x[2 * p + 1]!, w1), w2);
+    }
+  }
+  let hi = finish1(x[0]!);
+  let lo = finish2(x[1]!);
+  for (let p = 1; p < lanes; p++) {
+    const h = finish1(x[2 * p]!);
+    const l = finish2(x[2 * p + 1]!);
+    if (h < hi || (h === hi && l < lo)) {
+      hi = h;
+      lo = l;
+    }
+  }
+  return [hi, lo];
+}
+
+/** Whether lanes cached on a value are this group's. */
+function isGroups(cached: Int32Array | undefined, g: Group): cached is Int32Array {
+  return cached !== undefined && cached.length === 2 * g.lanes + 1 && cached[2 * g.lanes] === g.id;
+}
+
+/** Sets dst to v's element hash in each lane; d is the nesting depth of v's parts' buffers. */
+function elementLanes(v: Value, g: Group, dst: Int32Array, d: number): void {
+  const lanes = g.lanes;
+  if (typeof v === 'object' && hasModelValues(v)) {
+    const own = groupLanes(v, g, d);
+    for (let i = 0; i < 2 * lanes; i++) dst[i] = own[i]!;
+    return;
+  }
+  // No model value: the same hash in every lane.
+  elementHash(v);
+  for (let p = 0; p < lanes; p++) {
+    dst[2 * p] = OUT[0]!;
+    dst[2 * p + 1] = OUT[1]!;
+  }
+}
+
+/** The element hashes of v (with model values) in the group's lanes, cached on v. */
+function groupLanes(v: ModelValue | SetValue | FcnValue, g: Group, d: number): Int32Array {
+  const own = v.lanes;
+  if (isGroups(own, g)) return own;
+  return (v.lanes = v instanceof ModelValue ? modelValueLanes(v, g) : compositeLanes(v, g, d));
+}
+
+/** A model value's element hash in each lane: that of the model value the lane's permutation renames it to. */
+function modelValueLanes(v: ModelValue, g: Group): Int32Array {
+  const own = new Int32Array(2 * g.lanes + 1);
+  for (let p = 0; p < g.lanes; p++) {
+    const image = p === 0 ? v : ((g.perms[p - 1]!.map.get(v) ?? v) as ModelValue);
+    const fp = image.fingerprint();
+    out(fp[0], fp[1]);
+    own[2 * p] = OUT[0]!;
+    own[2 * p + 1] = OUT[1]!;
+  }
+  own[2 * g.lanes] = g.id;
+  return own;
+}
+
+/** A set's or function's element hash in each lane, from its hash as compositeHash computes it. */
+function compositeLanes(v: SetValue | FcnValue, g: Group, d: number): Int32Array {
+  const lanes = g.lanes;
+  const own = new Int32Array(2 * lanes + 1);
+  const e = scratchAt(g, d);
+  let tag: number;
+  let n: number;
+  if (v instanceof SetValue) {
+    const elems = v.normalized().elems;
+    for (let i = 0; i < elems.length; i++) {
+      elementLanes(elems[i]!, g, e, d + 2);
+      for (let j = 0; j < 2 * lanes; j++) own[j] = (own[j]! + e[j]!) | 0;
+    }
+    tag = SET_TAG;
+    n = elems.length;
+  } else {
+    const f = v.materialize();
+    const k = scratchAt(g, d + 1);
+    n = f.size();
+    for (let i = 0; i < n; i++) {
+      elementLanes(f.keyAt(i), g, k, d + 2);
+      elementLanes(f.valAt(i), g, e, d + 2);
+      for (let p = 0; p < lanes; p++) {
+        pairHash(k[2 * p]!, k[2 * p + 1]!, e[2 * p]!, e[2 * p + 1]!);
+        own[2 * p] = (own[2 * p]! + OUT[0]!) | 0;
+        own[2 * p + 1] = (own[2 * p + 1]! + OUT[1]!) | 0;
+      }
+    }
+    tag = FCN_TAG;
+  }
+  for (let p = 0; p < lanes; p++) {
+    hashComposite(tag, n, own[2 * p]!, own[2 * p + 1]!);
+    out(OUT[0]!, OUT[1]!);
+    own[2 * p] = OUT[0]!;
+    own[2 * p + 1] = OUT[1]!;
+  }
+  own[2 * lanes] = g.id;
+  return own;
+}
+
+/** Sets OUT to the hash of a value of kind `tag` made of n parts whose hashes add up to a1/a2. */
+function hashComposite(tag: number, n: number, a1: number, a2: number): void {
+  OUT[0] = finish1(mix1(mix1(mix1(0x243f6a88 ^ tag, n), a1), a2));
+  OUT[1] = finish2(mix2(mix2(mix2(0x85a308d3 ^ tag, n), a1), a2));
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -184,6 +338,10 @@ function hashComposite(tag: number, n: number, a1: number, a2: number): [number,
 export class ModelValue {
   readonly kind = Kind.Model;
   private fp?: [number, number];
+  /** The name's position in the intern order (cached for compare). */
+  private order = -1;
+  /** Hashes under the permutations of a symmetry group (cached; see fingerprintLeast). */
+  lanes?: Int32Array;
   constructor(readonly name: string) {}
   fingerprint(): [number, number] {
     if (!this.fp) {
@@ -191,6 +349,10 @@ export class ModelValue {
       this.fp = [finish1(mix1(mix1(0x243f6a88 ^ 3, a), b)), finish2(mix2(mix2(0x85a308d3 ^ 3, a), b))];
     }
     return this.fp;
+  }
+  /** The name's position in TLC's intern order. */
+  internOrder(): number {
+    return this.order >= 0 ? this.order : (this.order = intern(this.name));
   }
 }
 
@@ -223,6 +385,11 @@ export function intern(s: string): number {
   return id;
 }
 
+/** How many strings the intern order holds. */
+export function internedCount(): number {
+  return internIds.size;
+}
+
 /** Starts a new intern order and model-value table (one per model checked in this process). */
 export function resetValueTables(): void {
   internIds.clear();
@@ -253,7 +420,7 @@ export function compare(a: Value, b: Value): number {
     case Kind.Str:
       return compareStrings(a as string, b as string);
     case Kind.Model:
-      return compareStrings((a as ModelValue).name, (b as ModelValue).name);
+      return (a as ModelValue).internOrder() - (b as ModelValue).internOrder();
     case Kind.Set:
       return compareSets(a as SetValue, b as SetValue);
     case Kind.Fcn:
@@ -353,11 +520,17 @@ function findSorted(elems: readonly Value[], v: Value): number {
   return -1;
 }
 
-/** Membership compares v with the elements: values of another kind are an error, as in TLC. */
+/**
+ * Membership compares v with the elements: values of another kind are an error, as in TLC (values
+ * of one kind are compared as the elements are searched).
+ */
 function checkComparable(elems: readonly Value[], v: Value): void {
-  if (elems.length === 0 || kindOf(v) === Kind.Model) return;
+  if (elems.length === 0) return;
+  const kv = kindOf(v);
+  if (kv === Kind.Model) return;
   const e = elems[elems.length - 1]!;
-  if (kindOf(e) !== Kind.Model) equals(v, e);
+  const ke = kindOf(e);
+  if (ke !== Kind.Model && ke !== kv) equals(v, e);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -372,12 +545,12 @@ abstract class CachingValue {
   declare protected fp?: [number, number];
   /** Whether some model value occurs in the value (cached; see hasModelValues). */
   declare mv?: boolean;
-  /** Hashes under each symmetry permutation, by permutation index (cached). */
-  declare permuted?: [number, number][];
+  /** Hashes under the permutations of a symmetry group (cached; see fingerprintLeast). */
+  declare lanes?: Int32Array;
   constructor() {
     this.fp = undefined;
     this.mv = undefined;
-    this.permuted = undefined;
+    this.lanes = undefined;
   }
 }
 
@@ -400,7 +573,7 @@ export abstract class SetValue extends CachingValue {
   /** A short description used in errors, in TLA+ syntax. */
   abstract describe(): string;
   fingerprint(): [number, number] {
-    return (this.fp ??= compositeHash(this, null));
+    return (this.fp ??= compositeHash(this));
   }
   toArray(): Value[] {
     const out: Value[] = [];
@@ -601,7 +774,7 @@ export abstract class ExplicitFcn extends FcnValue {
   abstract withIndex(i: number, v: Value): ExplicitFcn;
   abstract indexOf(arg: Value): number;
   override fingerprint(): [number, number] {
-    return (this.fp ??= compositeHash(this, null));
+    return (this.fp ??= compositeHash(this));
   }
   get(arg: Value): Value | undefined {
     const i = this.indexOf(arg);
@@ -625,6 +798,9 @@ export class Tuple extends ExplicitFcn {
   indexOf(arg: Value): number {
     if (typeof arg === 'number') return arg >= 1 && arg <= this.elems.length ? arg - 1 : -1;
     return -1;
+  }
+  override get(arg: Value): Value | undefined {
+    return typeof arg === 'number' && arg >= 1 && arg <= this.elems.length ? this.elems[arg - 1] : undefined;
   }
   withIndex(i: number, v: Value): ExplicitFcn {
     const copy = this.elems.slice();
@@ -660,6 +836,10 @@ export class Record extends ExplicitFcn {
     const names = this.names;
     for (let i = 0; i < names.length; i++) if (names[i] === arg) return i;
     return -1;
+  }
+  override get(arg: Value): Value | undefined {
+    const i = this.indexOf(arg);
+    return i < 0 ? undefined : this.vals[i];
   }
   withIndex(i: number, v: Value): ExplicitFcn {
     const copy = this.vals.slice();
@@ -701,6 +881,10 @@ export class Fcn extends ExplicitFcn {
     }
     checkComparable(keys, arg);
     return findSorted(keys, arg);
+  }
+  override get(arg: Value): Value | undefined {
+    const i = this.indexOf(arg);
+    return i < 0 ? undefined : this.vals[i];
   }
   withIndex(i: number, v: Value): ExplicitFcn {
     const copy = this.vals.slice();

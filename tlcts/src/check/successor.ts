@@ -1,0 +1,42 @@
+/** What the sequential search (explore.ts) and the parallel workers (worker.ts) do alike with a state. */
+import { fingerprintLeast, fingerprintValues, type Value } from '../values/value.js';
+import { EvalError } from '../values/errors.js';
+import type { Model } from './model.js';
+
+/** The fingerprint a state is known by: VIEW replaces the state by its view; SYMMETRY then reduces it. */
+export function stateFingerprint(m: Model, s: Value[]): [number, number] {
+  const vals = m.view ? [m.view(s)] : s;
+  // The least fingerprint over the symmetry group: one per orbit, whichever member was reached.
+  return m.symmetry ? fingerprintLeast(vals, m.symmetry) : fingerprintValues(vals);
+}
+
+/** A copy of the successor the next-state action assigned to t; an error if it left a variable unset. */
+export function completeSuccessor(m: Model, t: Value[]): Value[] {
+  for (let i = 0; i < t.length; i++) {
+    if (t[i] === undefined) {
+      const missing = m.vars.filter((_, j) => t[j] === undefined).sort();
+      throw new EvalError(
+        `Successor state is not completely specified by the next-state action. The following variable${missing.length > 1 ? 's are' : ' is'} not defined: ${missing.join(', ')}.`,
+      );
+    }
+  }
+  return t.slice();
+}
+
+/** Whether the step from s to succ stays in the model: every CONSTRAINT (all evaluated), then every ACTION_CONSTRAINT. */
+export function inModel(m: Model, s: Value[], succ: Value[]): boolean {
+  let ok = true;
+  for (const con of m.constraints) if (!con(succ)) ok = false;
+  if (ok) for (const ac of m.actionConstraints) if (!ac(s, succ)) ok = false;
+  return ok;
+}
+
+/** The evaluation error an exception stands for: a stack overflow becomes one; others are returned as they are. */
+export function asEvalError(err: unknown): unknown {
+  if (err instanceof RangeError && /call stack/.test(err.message)) {
+    return new EvalError(
+      'The evaluation recursed too deeply: the stack overflowed (the tlcts command runs with a 256 MB stack).',
+    );
+  }
+  return err;
+}
