@@ -3,11 +3,13 @@
  * of the whole `tlcts` process (Node start included, like TLC's figure with JVM start), distinct
  * states per second and memory per distinct state, medians of N runs, with TLC's figure from the
  * corpus (and from a real TLC run when TLA2TOOLS_JAR is set).
- * Usage: node dist/scripts/bench-checker.js [--runs N] [--models A,B] [--workers N] [--out bench/checker.json]
- * A model is a corpus name (`Hanoi/Hanoi`) or a model of spec/models.json (`spec/DHSched_Race`).
+ * Usage: ./scripts/bench-checker [--runs N] [--models A,B] [--workers 1,2] [--out bench/checker.json]
+ * A model is a corpus name (`Hanoi/Hanoi`), a model of spec/models.json (`spec/DHSched_Race`) or a
+ * path in the repository without its extension, naming NAME.tla and NAME.cfg (`tlcts/examples/Wheels`).
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
@@ -25,6 +27,8 @@ const DEFAULT_MODELS = [
   'spec/DHSched',
   'spec/DHSched_Race',
   'spec/DHSched_Ops',
+  // Ten million states.
+  'tlcts/examples/Wheels',
 ];
 // The process's memory on a one-state model: what Node and the checker hold before any state.
 const BASELINE_MODEL = 'Faulty/Faulty_Compare';
@@ -81,13 +85,19 @@ const program = new Command('bench-checker')
   )
   .option('--out <file>', 'JSON results', path.join(root, 'bench/checker.json'))
   .option(
-    '--workers <n>',
-    "tlcts's -workers (threads expanding states)",
-    (v) => z.coerce.number().int().positive().parse(v),
-    1,
+    '--workers <list>',
+    "tlcts's -workers (threads expanding states), each measured: a comma-separated list",
+    (v) => v.split(',').map((w) => z.coerce.number().int().positive().parse(w)),
+    [1],
   )
   .parse();
-const opts = program.opts<{ runs: number; models: string[]; corpus: string; out: string; workers: number }>();
+const opts = program.opts<{
+  runs: number;
+  models: string[];
+  corpus: string;
+  out: string;
+  workers: number[];
+}>();
 const expected = Expected.parse(JSON.parse(fs.readFileSync(path.join(opts.corpus, 'expected.json'), 'utf8')));
 const specModels = loadManifest();
 const jar = process.env.TLA2TOOLS_JAR;
@@ -98,33 +108,39 @@ function target(name: string): Target {
     if (!m) throw new Error(`unknown spec model ${name} (see spec/models.json)`);
     return { tla: path.join(specDir, m.tla), cfg: path.join(specDir, m.cfg) };
   }
+  const inRepo = path.join(root, name);
+  if (fs.existsSync(`${inRepo}.tla`) && fs.existsSync(`${inRepo}.cfg`))
+    return { tla: `${inRepo}.tla`, cfg: `${inRepo}.cfg` };
   const e = expected.find((x) => x.model === name);
-  if (!e) throw new Error(`unknown corpus model ${name}`);
+  if (!e)
+    throw new Error(`unknown model ${name}: not in the corpus, spec/models.json, nor NAME.tla/.cfg here`);
   return { tla: path.join(opts.corpus, e.tla), cfg: path.join(opts.corpus, e.cfg), corpus: e };
 }
 
-function runTlcts(t: Target) {
+function runTlcts(t: Target, workers = 1) {
   return timed(process.execPath, [
     path.join(root, 'tlcts/bin/tlcts.js'),
     t.tla,
     '-config',
     t.cfg,
     '-workers',
-    String(opts.workers),
+    String(workers),
   ]);
 }
 
 const targets = opts.models.map((name) => ({ name, ...target(name) }));
 const baselineRss = median(Array.from({ length: opts.runs }, () => runTlcts(target(BASELINE_MODEL)).rss));
 
-const rows = targets.map((t) => {
-  const runs = Array.from({ length: opts.runs }, () => runTlcts(t));
+const rows = targets.flatMap((t) => opts.workers.map((workers) => measure(t, workers)));
+
+function measure(t: Target & { name: string }, workers: number): Record<string, unknown> {
+  const runs = Array.from({ length: opts.runs }, () => runTlcts(t, workers));
   const distinct = distinctOf(runs[0]!.stdout);
   const seconds = median(runs.map((r) => r.seconds));
   const rss = median(runs.map((r) => r.rss));
   const row: Record<string, unknown> = {
     model: t.name,
-    workers: opts.workers,
+    workers,
     distinctStates: distinct,
     seconds,
     statesPerSecond: Math.round(distinct / seconds),
@@ -140,7 +156,7 @@ const rows = targets.map((t) => {
       ratioToTlc: Number((distinct / seconds / tlcRate).toFixed(2)),
     });
   }
-  if (jar) {
+  if (jar && workers === 1) {
     const tlcRuns = Array.from({ length: opts.runs }, () =>
       timed('java', ['-XX:+UseParallelGC', '-cp', jar, 'tlc2.TLC', '-workers', '1', '-config', t.cfg, t.tla]),
     );
@@ -153,17 +169,21 @@ const rows = targets.map((t) => {
   }
   console.log(JSON.stringify(row));
   return row;
-});
+}
 
-const ratios = rows.flatMap((r) => (typeof r.ratioToTlc === 'number' ? [r.ratioToTlc] : []));
+const ratios = rows.flatMap((r) =>
+  r.workers === 1 && typeof r.ratioToTlc === 'number' ? [r.ratioToTlc] : [],
+);
+const summary = { medianRatioToTlc: median(ratios) };
 const result = {
   date: new Date().toISOString(),
   node: process.version,
+  cpus: os.cpus().length,
   runsPerModel: opts.runs,
-  workers: opts.workers,
   baselineRssMiB: Math.round(baselineRss / 2 ** 20),
+  ...summary,
   rows,
 };
 fs.mkdirSync(path.dirname(opts.out), { recursive: true });
 fs.writeFileSync(opts.out, JSON.stringify(result, null, 2) + '\n');
-console.log(JSON.stringify({ medianRatioToTlc: median(ratios) }));
+console.log(JSON.stringify(summary));
