@@ -50,8 +50,9 @@ describe('real runs', () => {
           { op: 'wait', ms: 300 },
           { op: 'migrate', s: 1, to: null },
           { op: 'push', s: 1, n: 3, retry: false },
-          // the old runtime is never fenced; it finds input by asking the store every 200 ms
-          { op: 'wait', ms: 1500 },
+          // the old runtime is never fenced; it finds input by asking the store every 200 ms (the
+          // wait leaves it many polls on a loaded machine)
+          { op: 'wait', ms: 4000 },
         ],
       ],
       faults: [],

@@ -7,6 +7,7 @@ import type { Ctx } from '../eval/runtime.js';
 import { Frame, ROOT_FRAME } from '../eval/runtime.js';
 import type { Compiler } from '../eval/compiler.js';
 import type { Loc } from '../syntax/ast.js';
+import { OutDegree, type OutDegreeSummary } from './outdegree.js';
 import { FingerprintStore, IntColumn, type FingerprintStoreOptions } from './fpset.js';
 import { StateQueue, type QueueOptions } from './queue.js';
 import type { Model } from './model.js';
@@ -60,6 +61,8 @@ export interface CheckResult {
   lasso?: { loop: number; action?: StepLabel };
   /** Seconds spent checking temporal properties, when there were any. */
   livenessSeconds?: number;
+  /** New successors per state expanded, on success. */
+  outDegree?: OutDegreeSummary;
   seconds: number;
 }
 
@@ -190,6 +193,7 @@ export class Explorer {
 
   /** Whether the queue holds states as bytes only (the parallel search). */
   private raw = false;
+  private readonly outDegree = new OutDegree();
   /** States sent to the workers and not integrated yet: on the queue, as far as the figures go. */
   private inFlight = 0;
 
@@ -243,6 +247,7 @@ export class Explorer {
       verdict: 'success',
       exitCode: 0,
       ...this.stats(),
+      outDegree: this.outDegree.summary(),
       ...(livenessSeconds !== undefined ? { livenessSeconds } : {}),
     });
   }
@@ -430,6 +435,7 @@ export class Explorer {
       if (maxDepth !== undefined && item.level >= maxDepth) continue;
       const s = item.s;
       const before = this.generated;
+      let unseen = 0;
       const c = this.ctx(s, t, 0);
       this.level = item.level;
       if (live) live.begin(item.id, s);
@@ -447,6 +453,7 @@ export class Explorer {
           fresh = existing < 0;
           id = fresh ? this.fps.size - 1 : existing;
           if (fresh) {
+            unseen++;
             this.parent.push(item.id);
             if (item.level + 1 > this.maxLevel) this.maxLevel = item.level + 1;
             this.opts.onState?.(id, succ, false);
@@ -461,6 +468,7 @@ export class Explorer {
         this.level = item.level;
       });
       if (this.generated === before && m.checkDeadlock) throw deadlockStop(item.id);
+      this.outDegree.add(unseen);
       if (live) live.end(item.id);
       progress.tick();
     }
@@ -530,6 +538,7 @@ export class Explorer {
       this.current = { id: from };
       this.inFlight--;
       const before = this.generated;
+      let unseen = 0;
       let id = -1;
       let fresh = false;
       /** Whether the successor's invariants count: it is new, or outside the model. */
@@ -555,6 +564,7 @@ export class Explorer {
             if (op === Op.Known)
               throw new TlaError('Internal error: a worker took a new state as known.', 255);
             id = this.fps.size - 1;
+            unseen++;
             this.parent.push(from);
             if (level > this.maxLevel) this.maxLevel = level;
             pool.found(hi, lo, batch.worker);
@@ -599,6 +609,7 @@ export class Explorer {
       }
       this.level = itemLevel;
       if (this.generated === before && m.checkDeadlock) throw deadlockStop(from);
+      this.outDegree.add(unseen);
       progress.tick();
     }
   }

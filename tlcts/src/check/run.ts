@@ -177,6 +177,12 @@ function report(r: CheckResult, m: Model, out: (line: string) => void): void {
         `  calculated (optimistic):  val = ${p === 0 ? '0.0' : p.toExponential(1).replace('e', 'E').replace('+', '')}`,
       );
       stats();
+      if (r.outDegree) {
+        const { mean, min, max, p95 } = r.outDegree;
+        out(
+          `The average outdegree of the complete state graph is ${mean} (minimum is ${min}, the maximum ${max} and the 95th percentile is ${p95}).`,
+        );
+      }
       break;
     }
     case 'property violated':

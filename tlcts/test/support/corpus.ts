@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCheck } from '../../src/check/run.js';
 import type { CheckResult } from '../../src/check/explore.js';
+import type { OutDegreeSummary } from '../../src/check/outdegree.js';
 import { tlcJson, tlcTraceJson } from '../../src/output/format.js';
 
 export interface Expected {
@@ -60,6 +61,18 @@ function lassoShape(r: CheckResult): string | undefined {
   return lassoText(r.trace.length, r.lasso.action ? r.lasso.loop + 1 : 'stuttering');
 }
 
+/** The figures of TLC's "average outdegree" line in its log (printed on success), if any. */
+function tlcOutDegree(logFile: string): OutDegreeSummary | undefined {
+  if (!fs.existsSync(logFile)) return undefined;
+  const m =
+    /The average outdegree of the complete state graph is (\d+) \(minimum is (\d+), the maximum (\d+) and the 95th percentile is (\d+)\)/.exec(
+      fs.readFileSync(logFile, 'utf8'),
+    );
+  if (!m) return undefined;
+  const [mean, min, max, p95] = m.slice(1).map(Number) as [number, number, number, number];
+  return { mean, min, max, p95 };
+}
+
 /** Seeds (-fp) that shuffle the successors of every state; 0 keeps the order they were generated in. */
 const SEEDS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
 
@@ -97,6 +110,8 @@ export function compareWithTlc(e: Expected): Comparison {
   same('states generated', result.generatedStates, e.generatedStates);
   if (e.statesLeftOnQueue !== undefined)
     same('states left on queue', result.statesLeftOnQueue, e.statesLeftOnQueue);
+  const outDegree = tlcOutDegree(path.join(dir, e.cfg.replace(/\.cfg$/, '.tlc.log')));
+  if (outDegree) same('out-degree line', JSON.stringify(result.outDegree), JSON.stringify(outDegree));
   let compareStates = e.traceLength !== undefined;
   if (e.lasso && e.traceLength !== undefined) {
     const theirs = lassoText(e.traceLength, e.lasso.kind === 'stuttering' ? 'stuttering' : e.lasso.state!);
