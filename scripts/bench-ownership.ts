@@ -1,0 +1,183 @@
+/**
+ * Randomized ownership runs (impl/ops/ownership-run.ts): seeds S .. S+N-1 under each protocol, one lane
+ * per --parallel (a worker thread with its own redis-server and many runs in flight), each run's trace
+ * checked for dual-owner and stale-generation releases, capacity overshoots, gaps and inputs never
+ * released. Prints a table per protocol: runs, violations by kind (in how many runs), the first seed
+ * showing each kind. The last line is the table as one JSON object, also written to --out unless a
+ * single run is asked for: `--seed S --runs 1 --protocol P` reruns exactly that run and prints each
+ * violation of its history. Exit 1 if a run failed, or if DHSched shows any violation.
+ * Usage: node dist/scripts/bench-ownership.js [--runs N] [--seed S] [--protocol P...] [--parallel P]
+ */
+import { randomInt } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { Command, CommanderError, Option } from 'commander';
+import { z } from 'zod';
+import {
+  type LaneJob,
+  type ProtocolTally,
+  type Tally,
+  mergeTally,
+  runLane,
+  staleExecution,
+} from '../impl/ops/ownership-bench.js';
+import type { LaneMessage } from '../impl/ops/ownership-lane.js';
+import { KINDS, PROTOCOLS, type ProtocolName } from '../impl/ops/ownership-run.js';
+
+const NAMES = Object.keys(PROTOCOLS) as ProtocolName[];
+const Count = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+const Flags = z.object({
+  runs: Count(1, 10_000_000),
+  seed: Count(0, 2 ** 31 - 1).optional(),
+  protocol: z.array(z.enum(NAMES as [ProtocolName, ...ProtocolName[]])).min(1),
+  parallel: Count(1, 64),
+  concurrency: Count(1, 1024),
+  out: z.string().min(1),
+});
+
+const program = new Command('bench-ownership')
+  .description('randomized ownership runs under DHSched and the three unsafe baselines')
+  .addOption(new Option('--runs <n>', 'runs per protocol').default('1000'))
+  .addOption(new Option('--seed <s>', 'the first run’s seed (default: random, printed)'))
+  .addOption(
+    new Option('--protocol <p...>', 'protocols to run').choices(NAMES).default(NAMES, NAMES.join(' ')),
+  )
+  .addOption(
+    new Option('--parallel <p>', 'lanes (threads, each with its own redis-server)').default(
+      String(os.cpus().length),
+    ),
+  )
+  .addOption(new Option('--concurrency <c>', 'runs in flight per lane').default('16'))
+  .addOption(new Option('--out <file>', 'where the table is written').default('bench/ownership.json'))
+  .allowExcessArguments(false)
+  .exitOverride();
+
+/** One lane in a worker thread; `progress` gets its count of runs ended so far. */
+function laneThread(job: LaneJob, progress: (done: number) => void): Promise<Tally> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('../impl/ops/ownership-lane.js', import.meta.url), { workerData: job });
+    worker.on('message', (m: LaneMessage) => {
+      if (m.kind === 'progress') return progress(m.done);
+      resolve(m.tally);
+      void worker.terminate();
+    });
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`lane ${job.lane} exited with code ${code}`)));
+  });
+}
+
+const pad = (s: string | number, n: number) => String(s).padStart(n);
+
+/** Each protocol's row, in the order asked for. */
+function rows(tally: Tally, protocols: readonly ProtocolName[]): [ProtocolName, ProtocolTally][] {
+  return protocols.flatMap((p) => {
+    const t = tally[p];
+    return t ? [[p, t] as [ProtocolName, ProtocolTally]] : [];
+  });
+}
+
+function printTable(tally: Tally, protocols: readonly ProtocolName[]): void {
+  const head = KINDS.map((k) => pad(k, 20)).join('');
+  console.log(
+    `${'protocol'.padEnd(16)}${pad('runs', 9)}${head}${pad('lost authority', 16)}${pad('errors', 8)}`,
+  );
+  for (const [name, t] of rows(tally, protocols)) {
+    const cells = KINDS.map((k) => {
+      const seed = t.firstFailingSeed[k];
+      return pad(seed === null ? '0' : `${t.runsWith[k]} (seed ${seed})`, 20);
+    });
+    console.log(
+      `${name.padEnd(16)}${pad(t.runs, 9)}${cells.join('')}${pad(t.lostAuthority, 16)}${pad(t.errors, 8)}`,
+    );
+  }
+  console.log('(runs with a violation of the kind, and the first seed showing it)');
+  console.log('(lost authority: releases the store refused, each stopping a stale runtime)');
+}
+
+/** The flags, validated; or the exit code when there is nothing to run (--help, a bad flag). */
+function flags(): z.infer<typeof Flags> | number {
+  try {
+    program.parse();
+  } catch (err) {
+    // commander has printed why; --help exits 0
+    return err instanceof CommanderError && err.exitCode === 0 ? 0 : 2;
+  }
+  const parsed = Flags.safeParse(program.opts());
+  if (parsed.success) return parsed.data;
+  const why = parsed.error.issues.map((i) => `bench-ownership: --${String(i.path[0])}: ${i.message}\n`);
+  process.stderr.write(why.join(''));
+  return 2;
+}
+
+async function main(): Promise<number> {
+  const parsed = flags();
+  if (typeof parsed === 'number') return parsed;
+  const { runs, protocol: protocols, out } = parsed;
+  const first = parsed.seed ?? randomInt(2 ** 31 - runs);
+  const parallel = Math.min(parsed.parallel, runs);
+  const concurrency = Math.min(parsed.concurrency, Math.ceil((runs * protocols.length) / parallel));
+  console.log(
+    `ownership runs: ${runs} per protocol (${protocols.join(', ')}) from seed ${first}, ` +
+      `${parallel} lanes of ${concurrency} runs in flight`,
+  );
+  const started = Date.now();
+  const job = { protocols, first, runs, lanes: parallel, concurrency };
+  const tally: Tally = {};
+  if (runs === 1) {
+    // one run per protocol, in this thread: each violation is printed
+    mergeTally(
+      tally,
+      await runLane({ ...job, lane: 0 }, (protocol, seed, r) => {
+        if ('error' in r) return;
+        console.log(`${protocol} seed ${seed}: ${r.actions} actions, ${r.violations.length} violations`);
+        for (const v of r.violations) console.log(`  ${v.kind} ${v.session}#${v.seq}: ${v.detail}`);
+      }),
+    );
+  } else {
+    const done = new Array<number>(parallel).fill(0);
+    const total = runs * protocols.length;
+    const report = setInterval(() => {
+      const n = done.reduce((a, b) => a + b, 0);
+      const s = (Date.now() - started) / 1000;
+      process.stderr.write(`  ${n}/${total} runs, ${(n / s).toFixed(0)} runs/s\n`);
+    }, 10_000);
+    try {
+      const tallies = await Promise.all(
+        done.map((_, lane) => laneThread({ ...job, lane }, (n) => (done[lane] = n))),
+      );
+      for (const t of tallies) mergeTally(tally, t);
+    } finally {
+      clearInterval(report);
+    }
+  }
+  const seconds = (Date.now() - started) / 1000;
+  const total = Object.values(tally).reduce((n, t) => n + t.runs, 0);
+  printTable(tally, protocols);
+  for (const [name, t] of rows(tally, protocols)) {
+    if (t.firstError)
+      console.log(
+        `${name}: ${t.errors} runs failed; first, seed ${t.firstError.seed}: ${t.firstError.message}`,
+      );
+  }
+  const protocolsOut = Object.fromEntries(
+    rows(tally, protocols).map(([name, t]) => [name, { ...t, staleExecution: staleExecution(t) }]),
+  );
+  const table = {
+    date: new Date().toISOString(),
+    runsPerProtocol: runs,
+    firstSeed: first,
+    parallel,
+    concurrency,
+    seconds: Math.round(seconds * 10) / 10,
+    runsPerSecond: Math.round(total / seconds),
+    protocols: protocolsOut,
+  };
+  if (runs > 1) fs.writeFileSync(out, `${JSON.stringify(table, null, 2)}\n`);
+  console.log(JSON.stringify(table));
+  const dhsched = tally.dhsched;
+  const unsafe = dhsched !== undefined && KINDS.some((k) => dhsched.violations[k] > 0);
+  return unsafe || Object.values(tally).some((t) => t.errors > 0) ? 1 : 0;
+}
+
+process.exitCode = await main();
