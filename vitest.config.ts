@@ -8,6 +8,7 @@ export default defineConfig({
       'impl/**/*.test.ts',
       'conformance/**/*.test.ts',
       'gpu-worker/**/*.test.ts',
+      'scripts/**/*.test.ts',
     ],
     testTimeout: 120_000,
     hookTimeout: 60_000,

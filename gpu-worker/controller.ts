@@ -10,7 +10,7 @@
  *   ReleaseInput(w, s, e)  `releaseStep`: one store step per input, then the runtime renders it and its
  *                          frames go to the publisher; refused: it stops (phase stopping)
  *   Fence(w, s, e)         `fenceStep`: a runtime whose generation is not current stops (the sweep does it
- *                          for every runtime from one read; Revoke and Stop for one session)
+ *                          for every runtime, its reads batched; Revoke and Stop for one session)
  *   Teardown(w, s, e)      `teardownStep`: a stopped runtime is closed and frees its capacity token
  *   Emit(w, s, e)          the frames of each release, and `emitStep`: the frame a ready runtime shows now;
  *                          every frame is stamped with its generation
@@ -129,6 +129,8 @@ const ACK_EVERY = 256;
 /** How often a worker that is (re)registering looks again whether it serves. */
 const NOT_SERVING_PAUSE_MS = 100;
 const TEARDOWN_ATTEMPTS = 5;
+/** Generation reads a sweep keeps in flight. */
+const SWEEP_BATCH = 256;
 const backoffMs = (failures: number) => Math.min(100 * 2 ** failures, 2000);
 
 const Count = z.coerce.number().int().positive();
@@ -213,6 +215,8 @@ export class InferController {
   private life: Life | undefined;
   private current: ControllerState = 'registering';
   private readonly runtimes = new Map<string, RuntimeSlot>();
+  /** The same slots by session: deliveries and revalidations find a session's runtimes without a scan. */
+  private readonly bySession = new Map<string, RuntimeSlot[]>();
   /** Claims in flight, by token: a second StartRuntime or stream entry waits for the first. */
   private readonly starting = new Map<string, Promise<RuntimeReply>>();
   private readonly closing = new AbortController();
@@ -295,7 +299,7 @@ export class InferController {
       return absent(epoch);
     }
     const slot = new RuntimeSlot(session, epoch);
-    this.runtimes.set(tokenOf(session, epoch), slot);
+    this.addSlot(slot);
     runtimesGauge.set({ worker: this.worker }, this.runtimes.size);
     this.log.info({ session, epoch }, 'claimed');
     this.events.emit('claimed', { session, epoch });
@@ -405,7 +409,7 @@ export class InferController {
     if (slot.runtime) await this.closeRuntime(slot, slot.runtime);
     slot.runtime = undefined;
     await this.freeToken(session, epoch);
-    this.runtimes.delete(tokenOf(session, epoch));
+    this.removeSlot(slot);
     runtimesGauge.set({ worker: this.worker }, this.runtimes.size);
     runtimesStopped.inc({ worker: this.worker, reason });
     this.log.info({ session, epoch, reason, cursor }, 'runtime stopped');
@@ -484,7 +488,7 @@ export class InferController {
         return slot;
       }),
     );
-    for (const slot of slots) this.runtimes.set(tokenOf(slot.session, slot.epoch), slot);
+    for (const slot of slots) this.addSlot(slot);
     this.life = { incarnation: snapshot.incarnation, over: false };
     this.current = 'serving';
   }
@@ -698,8 +702,20 @@ export class InferController {
     return slot.done;
   }
 
-  private slotsOf(session: string): RuntimeSlot[] {
-    return [...this.runtimes.values()].filter((s) => s.session === session);
+  private slotsOf(session: string): readonly RuntimeSlot[] {
+    return this.bySession.get(session) ?? [];
+  }
+
+  private addSlot(slot: RuntimeSlot): void {
+    this.runtimes.set(tokenOf(slot.session, slot.epoch), slot);
+    this.bySession.set(slot.session, [...this.slotsOf(slot.session), slot]);
+  }
+
+  private removeSlot(slot: RuntimeSlot): void {
+    this.runtimes.delete(tokenOf(slot.session, slot.epoch));
+    const rest = this.slotsOf(slot.session).filter((s) => s !== slot);
+    if (rest.length > 0) this.bySession.set(slot.session, rest);
+    else this.bySession.delete(slot.session);
   }
 
   private replyFor(session: string, epoch: number): RuntimeReply {
@@ -734,25 +750,33 @@ export class InferController {
   }
 
   /**
-   * The periodic Fence of every runtime, in one store round trip: the sessions placed on this worker
-   * with their generations; a runtime not matching (w, its epoch, claimed) stops even without input.
+   * The periodic Fence of every runtime: reads gen[s] of each, SWEEP_BATCH reads in flight at a time,
+   * the batches spread over half the period (one read of every placed session would hold Redis, and
+   * every other client, for as long as the worker has sessions); a runtime not matching (w, its epoch,
+   * claimed) stops even without input.
    */
   private async sweep(): Promise<void> {
-    if (!this.serving(this.life) || this.runtimes.size === 0) return;
-    // only runtimes claimed before the read: the read then reflects their claims
-    const checked = [...this.runtimes.values()];
-    let placed: Map<string, steps.Generation>;
-    try {
-      const rows = await steps.readPlaced(this.store, { cell: this.cell, worker: this.worker });
-      placed = new Map(rows.map((p) => [p.session, p.generation]));
-    } catch (err) {
-      this.log.warn({ err }, 'revalidation failed; retrying next sweep');
-      return;
-    }
-    for (const slot of checked) {
-      if (!slot.stopReason && !this.isCurrent(placed.get(slot.session), slot.epoch)) {
-        void this.fence(slot, 'fenced');
+    const life = this.life;
+    if (!this.serving(life) || this.runtimes.size === 0) return;
+    // only runtimes claimed before the reads: the reads then reflect their claims
+    const checked = [...this.runtimes.values()].filter((s) => !s.stopReason);
+    const gapMs = ((this.options.sweepMs / 2) * SWEEP_BATCH) / checked.length;
+    for (let i = 0; i < checked.length; i += SWEEP_BATCH) {
+      if (i > 0) await this.pause(gapMs);
+      if (!this.serving(life)) return;
+      const batch = checked.slice(i, i + SWEEP_BATCH);
+      let gens: (steps.Generation | null)[];
+      try {
+        gens = await Promise.all(
+          batch.map((slot) => steps.readGen(this.store, { cell: this.cell, session: slot.session })),
+        );
+      } catch (err) {
+        this.log.warn({ err }, 'revalidation failed; retrying next sweep');
+        return;
       }
+      batch.forEach((slot, k) => {
+        if (!slot.stopReason && !this.isCurrent(gens[k], slot.epoch)) void this.fence(slot, 'fenced');
+      });
     }
   }
 
@@ -789,9 +813,11 @@ export class InferController {
         queued,
         now,
       }),
-      steps.readWorker(this.store, { ...base, now }),
+      // token counts, not the tokens: readWorker would return every token, O(runtimes) per heartbeat
+      steps.readLoadView(this.store, { cell: this.cell, now }),
     ]);
-    if (view.status === 'fulfilled') capacityTokens.set({ worker: this.worker }, view.value.tokens.length);
+    const own = view.status === 'fulfilled' ? view.value.find((w) => w.worker === this.worker) : undefined;
+    if (own) capacityTokens.set({ worker: this.worker }, own.tokens);
     const failed = [load, view].find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) this.log.warn({ err: failed.reason }, 'publishing load failed');
   }

@@ -25,6 +25,7 @@ import {
   serveMetricsFlag,
 } from './process-flags.js';
 import { cpuReference } from './runtime/cpu-reference.js';
+import { nullRuntime } from './runtime/null.js';
 import { workerService } from './server.js';
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -43,7 +44,7 @@ const Flags = z
     sink: HostPort.optional(),
     metricsPort: intFlag(-1, 65_535),
     protocol: Protocol,
-    runtime: z.enum(['cpu-reference']),
+    runtime: z.enum(['cpu-reference', 'null']),
   })
   .refine((f) => f.heartbeatMs === undefined || f.heartbeatMs < f.leaseTtlMs, {
     path: ['heartbeatMs'],
@@ -95,7 +96,12 @@ function program(): Command {
       ),
     )
     .addOption(
-      flag('--runtime <name>', 'the runtime backend: cpu-reference', 'DHSCHED_RUNTIME', 'cpu-reference'),
+      flag(
+        '--runtime <name>',
+        'the runtime backend: cpu-reference, or null (renders nothing; control-plane benchmarks)',
+        'DHSCHED_RUNTIME',
+        'cpu-reference',
+      ),
     );
 }
 
@@ -113,6 +119,7 @@ async function main(argv: string[]): Promise<void> {
   const store = openStore(redis, { protocol: flags.protocol });
   const backend = match(flags.runtime)
     .with('cpu-reference', () => cpuReference)
+    .with('null', () => nullRuntime)
     .exhaustive();
   const publisher = flags.sink
     ? new MediaPublisher({ addr: flags.sink, worker: flags.id, log })

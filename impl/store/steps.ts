@@ -647,7 +647,8 @@ export function streamFields(flat: string[]): Record<string, string | undefined>
   return Object.fromEntries(flat.flatMap((v, k) => (k % 2 ? [] : [[v, flat[k + 1]]])));
 }
 
-function traceEntry(id: string, flat: string[]): TraceEntry {
+/** An audit stream entry as XRANGE returns it, read as the step it records. */
+export function traceEntry(id: string, flat: string[]): TraceEntry {
   const fields = streamFields(flat);
   const parsed = TraceFields.safeParse(fields);
   if (!parsed.success) {

@@ -1,0 +1,221 @@
+/**
+ * One benchmarked system: a DHSched system launched as real processes (launchSystem) with the null
+ * runtime, the bench's gRPC clients (one long-lived channel per Dispatch replica, calls round-robin over
+ * them) and an observer connection to Redis for what the bench reads itself (load view, release
+ * cursors, the audit stream, INFO). It drives the requests and keeps, per session, how many inputs were
+ * appended, for the history check.
+ */
+import { setTimeout as delay } from 'node:timers/promises';
+import { connectRedis } from '../../common/process.js';
+import { type Client, dispatchClient } from '../../rpc/client.js';
+import type { DispatchMethods } from '../../rpc/proto.js';
+import { cellKeys } from '../../store/keys.js';
+import type { Protocol } from '../../store/schema.js';
+import type { RedisClient } from '../../store/scripts.js';
+import {
+  type TraceEntry,
+  type Store,
+  traceEntry,
+  configureCell,
+  openStore,
+  readLoadView,
+} from '../../store/steps.js';
+import { type System, launchSystem } from '../launch.js';
+import { type LoadResult, runLoad } from './load.js';
+import { type Snapshot, snapshot } from './probes.js';
+
+export const CELL = 'default';
+/** Deadline of one DrainWorker call: it moves every session of the worker, one after the other. */
+const DRAIN_DEADLINE_MS = 600_000;
+const AUDIT_PAGE = 50_000;
+const SETTLE_CHUNK = 10_000;
+
+export interface SystemSettings {
+  protocol: Protocol;
+  workers: number;
+  dispatchers: number;
+  capacity: number;
+  /** Audit commits, closes and releases (the history check needs it); trace: every step too. */
+  audit: boolean;
+  trace: boolean;
+  leaseTtlMs: number;
+  heartbeatMs: number;
+  sweepMs: number;
+  pollMs: number;
+  refreshMs: number;
+}
+
+export interface DrainResult {
+  worker: string;
+  moved: number;
+  notMoved: number;
+  seconds: number;
+  error?: string;
+}
+
+export const sessionId = (i: number) => `s${i}`;
+
+export class BenchSystem {
+  /** Sessions s0 .. s(created - 1) exist. */
+  created = 0;
+  /** Per session, the highest seq a PushText reply returned. */
+  readonly appended = new Map<string, number>();
+  private pushes = 0;
+  private calls = 0;
+
+  private constructor(
+    readonly system: System,
+    readonly settings: SystemSettings,
+    readonly observer: RedisClient,
+    readonly store: Store,
+    private readonly clients: Client<DispatchMethods>[],
+  ) {}
+
+  static async launch(s: SystemSettings): Promise<BenchSystem> {
+    const system = await launchSystem({
+      workers: s.workers,
+      dispatchers: s.dispatchers,
+      capacity: s.capacity,
+      protocol: s.protocol,
+      leaseTtlMs: s.leaseTtlMs,
+      sweepMs: s.sweepMs,
+      refreshMs: s.refreshMs,
+      extraArgs: {
+        worker: ['--runtime', 'null', '--poll-ms', String(s.pollMs), '--heartbeat-ms', String(s.heartbeatMs)],
+      },
+    });
+    const observer = connectRedis(system.redisUrl);
+    const store = openStore(observer, { protocol: s.protocol });
+    await configureCell(store, { cell: CELL, audit: s.audit, trace: s.trace });
+    const clients = system.dispatchers.map((d) => dispatchClient(d.addr));
+    return new BenchSystem(system, s, observer, store, clients);
+  }
+
+  /** The next Dispatch replica's client. */
+  private client(): Client<DispatchMethods> {
+    return this.clients[this.calls++ % this.clients.length]!;
+  }
+
+  /** The processes whose CPU and memory are measured, by group; Redis is read from INFO. */
+  pids(): Record<string, number[]> {
+    const pid = (p: { child: { pid?: number } }) => p.child.pid!;
+    return {
+      workers: this.system.workers.map(pid),
+      dispatchers: this.system.dispatchers.map(pid),
+      sink: [pid(this.system.sink)],
+    };
+  }
+
+  snapshot(): Promise<Snapshot> {
+    return snapshot(this.observer, this.pids());
+  }
+
+  /** CreateLive of the sessions up to `n`, at `rate` per second. */
+  async createUpTo(n: number, rate: number): Promise<LoadResult> {
+    const first = this.created;
+    const result = await runLoad({ rate, total: n - first }, (i) =>
+      this.client().call('createLive', { cell: CELL, session: sessionId(first + i) }),
+    );
+    this.created = n;
+    return result;
+  }
+
+  /** Waits until the workers report `n` runtimes (published with each heartbeat); false on timeout. */
+  async waitRuntimes(n: number, timeoutMs: number): Promise<boolean> {
+    for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await delay(100)) {
+      const view = await readLoadView(this.store, { cell: CELL, now: Date.now() });
+      if (view.reduce((a, w) => a + w.runtimes, 0) >= n) return true;
+    }
+    return false;
+  }
+
+  /** PushText to sessions drawn at random, at `rate` per second, until `until` resolves. */
+  push(rate: number, until: Promise<unknown>): Promise<LoadResult> {
+    return runLoad({ rate, until }, async () => {
+      const session = sessionId(Math.floor(Math.random() * this.created));
+      const n = this.pushes++;
+      const reply = await this.client().call('pushText', {
+        cell: CELL,
+        session,
+        requestId: `r${n}`,
+        text: `Hello, this is input number ${n}, said to session ${session}.`,
+      });
+      this.appended.set(session, Math.max(this.appended.get(session) ?? 0, reply.seq));
+    });
+  }
+
+  /**
+   * Migrate calls at `rate` per second on sessions drawn at random until `total` have moved a session
+   * (or twice as many have been tried): every other one to a target drawn among `targets`, the others
+   * to whichever worker Dispatch ranks best. `onOk` sees each success.
+   */
+  migrate(total: number, rate: number, targets: readonly string[], onOk: () => void): Promise<LoadResult> {
+    let ok = 0;
+    let done: () => void = () => {};
+    const enough = new Promise<void>((resolve) => (done = resolve));
+    if (total === 0) done();
+    return runLoad({ rate, until: enough }, async (i) => {
+      if (i >= 2 * total) done();
+      const session = sessionId(Math.floor(Math.random() * this.created));
+      const target = i % 2 === 0 ? '' : targets[Math.floor(Math.random() * targets.length)]!;
+      await this.client().call('migrate', { cell: CELL, session, target, fromEpoch: 0 });
+      if (++ok === total) done();
+      onOk();
+    });
+  }
+
+  /** DrainWorker: how many sessions it moved, how many no worker took, or why it failed. */
+  async drain(worker: string): Promise<DrainResult> {
+    const t0 = performance.now();
+    const seconds = () => Math.round(performance.now() - t0) / 1000;
+    try {
+      const reply = await this.client().call('drainWorker', { cell: CELL, worker }, DRAIN_DEADLINE_MS);
+      return { worker, moved: reply.moved.length, notMoved: reply.notMoved.length, seconds: seconds() };
+    } catch (err) {
+      const error = err instanceof Error ? err.message : String(err);
+      return { worker, moved: 0, notMoved: 0, seconds: seconds(), error };
+    }
+  }
+
+  /**
+   * Waits until every input appended has been released (each session's release cursor, read in
+   * pipelines); returns how many sessions still lag after `timeoutMs`.
+   */
+  async settle(timeoutMs: number): Promise<number> {
+    const k = cellKeys(CELL);
+    let lagging = [...this.appended.entries()];
+    for (const deadline = Date.now() + timeoutMs; lagging.length > 0 && Date.now() < deadline;) {
+      const next: [string, number][] = [];
+      for (let i = 0; i < lagging.length; i += SETTLE_CHUNK) {
+        const chunk = lagging.slice(i, i + SETTLE_CHUNK);
+        const p = this.observer.pipeline();
+        for (const [s] of chunk) p.hget(k.rel(s), 'seq');
+        const replies = (await p.exec()) ?? [];
+        chunk.forEach((entry, j) => {
+          if (Number(replies[j]?.[1] ?? 0) < entry[1]) next.push(entry);
+        });
+      }
+      lagging = next;
+      if (lagging.length > 0) await delay(250);
+    }
+    return lagging.length;
+  }
+
+  /** The cell's audit stream, read in pages: commits, closes and releases, and every step when traced. */
+  async audit(): Promise<TraceEntry[]> {
+    const key = cellKeys(CELL).audit;
+    const out: TraceEntry[] = [];
+    for (let after = '0'; ;) {
+      const rows = await this.observer.xrange(key, `(${after}`, '+', 'COUNT', AUDIT_PAGE);
+      if (rows.length === 0) return out;
+      out.push(...rows.map(([id, flat]) => traceEntry(id, flat)));
+      after = rows[rows.length - 1]![0];
+    }
+  }
+
+  async stop(): Promise<void> {
+    for (const c of this.clients) c.close();
+    this.observer.disconnect();
+    await this.system.stop();
+  }
+}

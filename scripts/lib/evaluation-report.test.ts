@@ -1,0 +1,35 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { writeEvaluationReport } from './evaluation-report.js';
+
+const bench = path.resolve(import.meta.dirname, '../../bench');
+
+describe('the evaluation report', () => {
+  it("renders the committed benchmark results: each protocol's row, the scale levels, four SVG plots", async () => {
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'dhsched-report-'));
+    try {
+      const files = await writeEvaluationReport(bench, out);
+      const md = fs.readFileSync(path.join(out, 'evaluation.md'), 'utf8');
+      const ownership = JSON.parse(fs.readFileSync(path.join(bench, 'ownership.json'), 'utf8'));
+      for (const protocol of Object.keys(ownership.protocols)) expect(md).toContain(`| ${protocol} |`);
+      const scale = JSON.parse(fs.readFileSync(path.join(bench, 'scale.json'), 'utf8'));
+      for (const level of scale.levels) expect(md).toContain(`| ${level.sessions.toLocaleString('en-US')} |`);
+      const svgs = files.filter((f) => f.endsWith('.svg'));
+      expect(svgs).toHaveLength(4);
+      for (const f of svgs) expect(fs.readFileSync(f, 'utf8')).toMatch(/^<svg[\s\S]*<\/svg>$/);
+    } finally {
+      fs.rmSync(out, { recursive: true, force: true });
+    }
+  });
+
+  it('names the missing file when a benchmark has not been run', async () => {
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'dhsched-report-'));
+    try {
+      await expect(writeEvaluationReport(empty, empty)).rejects.toThrow(/scale\.json is missing/);
+    } finally {
+      fs.rmSync(empty, { recursive: true, force: true });
+    }
+  });
+});
