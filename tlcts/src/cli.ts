@@ -43,24 +43,18 @@ function normalizeArgs(argv: string[]): string[] {
   return out;
 }
 
-function positiveInt(v: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a non-negative integer');
-  return n;
+/** A commander parser of a number `ok` accepts; anything else is refused as not `expected`. */
+function numberFlag(ok: (n: number) => boolean, expected: string): (v: string) => number {
+  return (v) => {
+    const n = Number(v);
+    if (v.trim() === '' || !ok(n)) throw new InvalidArgumentError(`expected ${expected}`);
+    return n;
+  };
 }
 
-function nonNegativeNumber(v: string): number {
-  const n = Number(v);
-  if (v.trim() === '' || !Number.isFinite(n) || n < 0)
-    throw new InvalidArgumentError('expected a non-negative number');
-  return n;
-}
-
-function atLeastOne(v: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer');
-  return n;
-}
+const nonNegativeInt = numberFlag((n) => Number.isInteger(n) && n >= 0, 'a non-negative integer');
+const nonNegativeNumber = numberFlag((n) => Number.isFinite(n) && n >= 0, 'a non-negative number');
+const atLeastOne = numberFlag((n) => Number.isInteger(n) && n >= 1, 'a positive integer');
 
 /** `auto` (one per core) or a count. */
 function workerCount(v: string): number {
@@ -99,14 +93,14 @@ export async function main(argv: string[]): Promise<number> {
       '--simulate [spec]',
       'simulation: random behaviours instead of exhaustive search (num=N for N behaviours)',
     )
-    .option('--depth <n>', 'simulation: behaviour length (default 100)', positiveInt)
-    .option('--seed <n>', 'simulation: random seed', positiveInt)
-    .option('--progress <seconds>', 'seconds between progress lines (default 60)', positiveInt)
+    .option('--depth <n>', 'simulation: behaviour length (default 100)', nonNegativeInt)
+    .option('--seed <n>', 'simulation: random seed', nonNegativeInt)
+    .option('--progress <seconds>', 'seconds between progress lines (default 60)', nonNegativeInt)
     .option('--noGenerateSpecTE', 'accepted for TLC compatibility')
     .option(
       '--fp <n>',
       'seed of the order of successors in temporal checking (as TLC, it picks the counterexample shown)',
-      positiveInt,
+      nonNegativeInt,
     )
     .option(
       '--metadir <dir>',
@@ -115,7 +109,7 @@ export async function main(argv: string[]): Promise<number> {
     .option(
       '--queueMem <MiB>',
       'memory for the queue of states to explore, beyond which it spills to files (default: 1/8 of RAM)',
-      positiveInt,
+      nonNegativeInt,
     )
     .option(
       '--fpmem <n>',
