@@ -129,7 +129,7 @@ const ACK_EVERY = 256;
 /** How often a worker that is (re)registering looks again whether it serves. */
 const NOT_SERVING_PAUSE_MS = 100;
 const TEARDOWN_ATTEMPTS = 5;
-/** Generation reads a sweep keeps in flight. */
+/** Sessions whose generations one sweep step reads. */
 const SWEEP_BATCH = 256;
 const backoffMs = (failures: number) => Math.min(100 * 2 ** failures, 2000);
 
@@ -750,7 +750,7 @@ export class InferController {
   }
 
   /**
-   * The periodic Fence of every runtime: reads gen[s] of each, SWEEP_BATCH reads in flight at a time,
+   * The periodic Fence of every runtime: reads gen[s] of each, SWEEP_BATCH sessions per store step,
    * the batches spread over half the period (one read of every placed session would hold Redis, and
    * every other client, for as long as the worker has sessions); a runtime not matching (w, its epoch,
    * claimed) stops even without input.
@@ -767,9 +767,7 @@ export class InferController {
       const batch = checked.slice(i, i + SWEEP_BATCH);
       let gens: (steps.Generation | null)[];
       try {
-        gens = await Promise.all(
-          batch.map((slot) => steps.readGen(this.store, { cell: this.cell, session: slot.session })),
-        );
+        gens = await steps.readGens(this.store, { cell: this.cell, sessions: batch.map((s) => s.session) });
       } catch (err) {
         this.log.warn({ err }, 'revalidation failed; retrying next sweep');
         return;

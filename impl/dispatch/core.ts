@@ -139,7 +139,6 @@ export class DispatchCore {
     const admission = await this.admit(offers.map((target) => this.planCreate(cell, session, target)));
     if ('admitted' in admission) {
       const { worker, epoch } = admission.admitted;
-      this.notifier.notify(cell, worker, 'startRuntime', { cell, session, epoch });
       return { cell, session, worker, epoch, phase: 'assigned', releasedSeq: 0, created: true };
     }
     // CONFLICT, or no worker admitted it: either way a retry finds the session it created before.
@@ -151,16 +150,10 @@ export class DispatchCore {
     return existing;
   }
 
-  /** Appends to the session's input log, once per request id, and tells the owner. */
+  /** Appends to the session's input log, once per request id; the owner reads it on its work stream. */
   async pushText(cell: string, session: string, requestId: string, text: string): Promise<PushTextReply> {
     try {
-      const { seq, duplicate, owner } = await steps.appendInput(this.store, {
-        cell,
-        session,
-        requestId,
-        text,
-      });
-      this.notifier.notify(cell, owner.worker, 'deliver', { cell, session, seq });
+      const { seq, duplicate } = await steps.appendInput(this.store, { cell, session, requestId, text });
       return { seq, duplicate };
     } catch (err) {
       throw sessionRefusal(err, cell, session);
@@ -404,10 +397,8 @@ export class DispatchCore {
           ? { kind: 'conflict' }
           : { kind: 'refused', refusal: admission.refusal };
     migrations.inc({ reason, result: result.kind });
-    if (result.kind === 'moved') {
-      this.notifier.notify(cell, result.to.worker, 'startRuntime', { cell, session, epoch: result.to.epoch });
+    if (result.kind === 'moved')
       this.notifier.notify(cell, from.worker, 'revoke', { cell, session, epoch: from.epoch });
-    }
     return result;
   }
 

@@ -1,8 +1,10 @@
 /**
- * The fast path to workers: after a commit, an append or a close, Dispatch tells the worker at once
- * instead of letting it find the change on its work stream. Every call is a hint the worker checks
- * against the store, so one that fails or never arrives costs latency, never safety: it is logged and
- * counted, and the request that caused it does not wait for it.
+ * The fast path to workers for what their work stream does not carry: after a move Dispatch tells the
+ * source to fence its runtime (Revoke), after a close the owner to stop it (Stop), instead of leaving it to
+ * the next sweep. Assignments and appended inputs need no call: the commit or append writes them to the
+ * worker's stream, whose blocking read that same store step wakes, sooner than any call made after it.
+ * Every call is a hint the worker checks against the store, so one that fails or never arrives costs
+ * latency, never safety: it is logged and counted, and the request that caused it does not wait for it.
  */
 import type { Logger } from 'pino';
 import { ClientPool, type Client, workerClient } from '../rpc/client.js';
@@ -10,7 +12,7 @@ import type { WorkerMethods } from '../rpc/proto.js';
 import type { LoadView } from './load-view.js';
 import { workerNotifications } from './metrics.js';
 
-export type NotifyMethod = 'startRuntime' | 'deliver' | 'revoke' | 'stop';
+export type NotifyMethod = 'revoke' | 'stop';
 
 export interface Notifier {
   /** Sends the call to the worker of the cell, without waiting and without ever failing. */

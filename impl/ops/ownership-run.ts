@@ -305,17 +305,13 @@ class Run {
     d.plan = plan.from?.worker === target ? undefined : plan;
   }
 
-  /** Commit of the plan, then the notifications a move sends, unless the replica dies in between. */
+  /** Commit of the plan, then the Revoke a move sends, unless the replica dies in between. */
   private async commit(d: Replica): Promise<void> {
     const plan = d.plan!;
     d.plan = undefined;
     const outcome = await d.core.commitPlan(plan);
     if (outcome.kind !== 'committed' || this.chance(0.3)) return;
     const { session, from } = plan;
-    this.notify(outcome.to.worker, {
-      method: 'startRuntime',
-      request: { cell: this.cell, session, epoch: outcome.to.epoch },
-    });
     if (from)
       this.notify(from.worker, {
         method: 'revoke',
@@ -452,9 +448,7 @@ class Run {
 
   private async takeNotice(proc: Process, n: Notice): Promise<void> {
     const c = proc.controller;
-    if (n.method === 'startRuntime') await c.startRuntime(n.request.session, n.request.epoch);
-    else if (n.method === 'deliver') c.deliver(n.request.session, n.request.seq);
-    else if (n.method === 'revoke') await c.revoke(n.request.session, n.request.epoch);
+    if (n.method === 'revoke') await c.revoke(n.request.session, n.request.epoch);
     else await c.stopRuntime(n.request.session, n.request.epoch);
   }
 

@@ -39,9 +39,9 @@ describe('randomized ownership runs (the CI share of scripts/bench-ownership)', 
     });
 
     it('is reproducible from its seed: the same schedule finds the same violations', async () => {
-      // workerid-only seed 9: an old runtime releases after its session came back to its worker
-      const first = await ownershipRun(lane.env, 'workerid-only', 9);
-      const again = await ownershipRun(lane.env, 'workerid-only', 9);
+      // workerid-only seed 10: an old runtime releases after its session came back to its worker
+      const first = await ownershipRun(lane.env, 'workerid-only', 10);
+      const again = await ownershipRun(lane.env, 'workerid-only', 10);
       expect(first.violations.map((v) => v.kind)).toContain('stale-release');
       expect(again).toEqual(first);
     });

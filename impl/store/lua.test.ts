@@ -50,6 +50,7 @@ describe('keys', () => {
       build.closeSession(common),
       build.drain(common),
       build.readGen(common),
+      build.readGens({ ...common, sessions: ['s1', 's2'] }),
       build.readRelease({ ...common, fromSeq: 0 }),
       build.readWorker(common),
       build.publishLoad({ ...common, incarnation: 1, runtimes: 0, queued: 0 }),

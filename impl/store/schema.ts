@@ -89,6 +89,8 @@ const RuntimeReader = z.object({ worker: Id, epoch: Epoch });
 export const ReadGenInput = SessionInput.extend({
   tracedAs: z.union([z.literal('plan'), RuntimeReader]).optional(),
 });
+/** The sweep's batch: the sessions whose generations one script reads. */
+export const ReadGensInput = z.object({ ...inCell, sessions: z.array(Id).min(1).max(1024) });
 export const ReadReleaseInput = SessionInput.extend({
   fromSeq: z.number().int().nonnegative().default(0),
   /** For the cell's trace: the runtime that reconstructs from this read (Reconstruct). */

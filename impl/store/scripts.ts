@@ -25,6 +25,7 @@ export type Step =
   | 'closeSession'
   | 'drain'
   | 'readGen'
+  | 'readGens'
   | 'readRelease'
   | 'readWorker'
   | 'publishLoad'

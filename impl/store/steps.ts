@@ -16,6 +16,7 @@ import {
   Protocol,
   PublishLoadInput,
   ReadGenInput,
+  ReadGensInput,
   ReadLoadViewInput,
   ReadPlacedInput,
   ReadReleaseInput,
@@ -114,6 +115,7 @@ export type ReadSessionsArgs = z.input<typeof ReadSessionsInput>;
 export type ReadLoadViewArgs = z.input<typeof ReadLoadViewInput>;
 export type ReadPlacedArgs = z.input<typeof ReadPlacedInput>;
 export type ReadGenArgs = z.input<typeof ReadGenInput>;
+export type ReadGensArgs = z.input<typeof ReadGensInput>;
 
 /** One worker of a load view: what ranking, admission hints, ListWorkers and recovery read. */
 export interface WorkerView {
@@ -262,6 +264,15 @@ export const build = {
           ? [k.prefix, i.session, 'plan', '', 0]
           : [k.prefix, i.session, 'fence', by.worker, by.epoch],
       z.tuple([Str, Int.positive(), z.enum(['assigned', 'claimed', 'closed'])]),
+    );
+  },
+  readGens(i: z.output<typeof ReadGensInput>) {
+    const k = cellKeys(i.cell);
+    return call(
+      'readGens',
+      [k.config],
+      [k.genPrefix, ...i.sessions],
+      z.array(z.union([Str, Int])).length(i.sessions.length * 3),
     );
   },
   readRelease(i: z.output<typeof ReadReleaseInput>) {
@@ -428,6 +439,19 @@ export async function readGen(store: Store, args: ReadGenArgs): Promise<Generati
   if (reply === StoreCode.NO_SESSION) return null;
   const [worker, epoch, phase] = readReply(c, reply);
   return { worker, epoch, phase };
+}
+
+/** One session's reply to readGens: phase '' (with '' and 0) when it has no generation. */
+const GenerationTriple = z.tuple([Str, Int.nonnegative(), z.enum(['', 'assigned', 'claimed', 'closed'])]);
+
+/** gen[s] of each session, in order (null: no generation): the sweep's Fence reads, in one step. */
+export async function readGens(store: Store, args: ReadGensArgs): Promise<(Generation | null)[]> {
+  const i = validate(ReadGensInput, args, 'readGens');
+  const flat = await send(store, build.readGens(i));
+  return i.sessions.map((_, k) => {
+    const [worker, epoch, phase] = GenerationTriple.parse(flat.slice(3 * k, 3 * k + 3));
+    return phase === '' ? null : { worker, epoch, phase };
+  });
 }
 
 /** Reconstruct: the release cursor and the inputs up to it. */

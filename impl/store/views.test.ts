@@ -40,6 +40,35 @@ describe('placed sets', () => {
   });
 });
 
+describe('readGens', () => {
+  it('reads, in order, what readGen reads for each session, null for one never created', async () => {
+    const c = at();
+    await c.register('w1', 2, T0);
+    await c.register('w2', 2, T0);
+    await c.create('s1', 'w1', T0);
+    await c.create('s2', 'w1', T0);
+    await c.claim('w1', 's2', 1);
+    await c.move('s1', ['w1', 1], 'w2', T0);
+    await c.close('s2');
+    const sessions = ['s2', 'nobody', 's1'];
+    const one = await Promise.all(
+      sessions.map((session) => steps.readGen(f.store, { cell: f.cell, session })),
+    );
+    expect(one).toEqual([
+      { worker: 'w1', epoch: 1, phase: 'closed' },
+      null,
+      { worker: 'w2', epoch: 2, phase: 'assigned' },
+    ]);
+    expect(await steps.readGens(f.store, { cell: f.cell, sessions })).toEqual(one);
+  });
+
+  it('refuses an empty batch and one past 1024 sessions', async () => {
+    for (const sessions of [[], Array.from({ length: 1025 }, (_, k) => `s${k}`)]) {
+      await expect(steps.readGens(f.store, { cell: f.cell, sessions })).rejects.toThrow(/readGens/);
+    }
+  });
+});
+
 describe('readLoadView', () => {
   it('gives every worker with its lease, tokens, placements, draining, address and published load', async () => {
     const c = at();
