@@ -20,8 +20,8 @@ export const mutants: Mutant[] = [
     name: 'no-epoch-in-revalidation',
     breaks: 'revalidation compares the worker but not the epoch (WorkerID-only)',
     file: lua('releaseInput-6'),
-    find: "if protocol == 'dhsched' and gen.e ~= e then",
-    replace: 'if false then',
+    find: "if protocol == 'dhsched' and (gen.e ~= e or redis.call('HGET', KEYS[1], 'i') ~= ARGV[6]) then",
+    replace: "if protocol == 'dhsched' and redis.call('HGET', KEYS[1], 'i') ~= ARGV[6] then",
   },
   {
     name: 'no-source-epoch-guard',
@@ -75,7 +75,7 @@ export const mutants: Mutant[] = [
   {
     name: 'claim-ignores-phase',
     breaks: 'a closed generation can be claimed',
-    file: lua('claim-2'),
+    file: lua('claim-3'),
     find: "if gen.ph == 'assigned' and (gen.e == e or protocol == 'workerid_only') then",
     replace: "if gen.ph ~= 'claimed' and (gen.e == e or protocol == 'workerid_only') then",
   },

@@ -99,6 +99,8 @@ export interface ControllerSnapshot {
   runtimes: {
     session: string;
     epoch: number;
+    /** The incarnation that claimed it. */
+    incarnation: number;
     cursor: number;
     opened: boolean;
     stopReason: StopReason | undefined;
@@ -188,6 +190,8 @@ class RuntimeSlot {
   constructor(
     readonly session: string,
     readonly epoch: number,
+    /** The incarnation of this worker that claimed it: its releases are checked against it. */
+    readonly incarnation: number,
   ) {}
 
   get phase(): RuntimePhase {
@@ -288,7 +292,17 @@ export class InferController {
     const life = this.life;
     if (!this.serving(life)) return absent(epoch);
     const generation = { cell: this.cell, worker: this.worker, session, epoch };
-    if ((await steps.claim(this.store, generation)) === 'stale') {
+    let claimed: 'claimed' | 'stale';
+    try {
+      claimed = await steps.claim(this.store, { ...generation, incarnation: life.incarnation });
+    } catch (err) {
+      if (!isStoreError(err, StoreCode.STALE_INCARNATION)) throw err;
+      // another process registered as this worker: this one lost its lease and stops (not awaited:
+      // stopping waits for the claims in flight, this one among them)
+      void this.relapse(life, err.message);
+      return absent(epoch);
+    }
+    if (claimed === 'stale') {
       staleRejections.inc({ worker: this.worker, step: 'claim' });
       this.log.info({ session, epoch }, 'stale assignment: not started, its token freed');
       return { state: 'stale', epoch, cursor: 0 };
@@ -298,7 +312,7 @@ export class InferController {
       await this.freeToken(session, epoch);
       return absent(epoch);
     }
-    const slot = new RuntimeSlot(session, epoch);
+    const slot = new RuntimeSlot(session, epoch, life.incarnation);
     this.addSlot(slot);
     runtimesGauge.set({ worker: this.worker }, this.runtimes.size);
     this.log.info({ session, epoch }, 'claimed');
@@ -355,6 +369,7 @@ export class InferController {
         session,
         epoch,
         seq,
+        incarnation: slot.incarnation,
       });
     } catch (err) {
       if (isStoreError(err, StoreCode.NO_INPUT)) return 'no_input';
@@ -437,6 +452,7 @@ export class InferController {
       runtimes: [...this.runtimes.values()].map((s) => ({
         session: s.session,
         epoch: s.epoch,
+        incarnation: s.incarnation,
         cursor: s.cursor,
         opened: s.runtime !== undefined,
         stopReason: s.stopReason,
@@ -465,7 +481,7 @@ export class InferController {
     };
     const slots = await Promise.all(
       snapshot.runtimes.map(async (r) => {
-        const slot = new RuntimeSlot(r.session, r.epoch);
+        const slot = new RuntimeSlot(r.session, r.epoch, r.incarnation);
         slot.cursor = r.cursor;
         slot.appended = r.cursor;
         slot.stopReason = r.stopReason;
@@ -822,6 +838,7 @@ export class InferController {
 
   /** The lease is lost (paused past its TTL, or superseded): every runtime stops, then Register(w) again. */
   private async relapse(life: Life, why: string): Promise<void> {
+    if (!this.serving(life)) return;
     life.over = true;
     this.current = 'registering';
     this.log.warn(

@@ -139,6 +139,25 @@ describe('createLive', () => {
   });
 });
 
+describe('LiveKit agents #4884: a burst was admitted past capacity from a 0.5 s-stale load figure', () => {
+  it('a burst ranked on views read before it fills every worker to its capacity and no further', async () => {
+    await registerAll({ w1: 3, w2: 3 });
+    const replicas = [replica(f.connect(), 1), replica(f.connect(), 2)];
+    // both views say every worker is empty, and neither refreshes during the burst
+    for (const r of replicas) await r.loadView.refreshAll();
+    const before = await fullRefusals();
+    const results = await Promise.allSettled(
+      Array.from({ length: 20 }, (_, k) => replicas[k % 2]!.core.createLive(f.cell, `s${k}`)),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(6);
+    for (const r of results) {
+      if (r.status === 'rejected') expect(grpc.status[toStatus(r.reason).code]).toBe('RESOURCE_EXHAUSTED');
+    }
+    expect(await fullRefusals()).toBeGreaterThan(before); // the stale views offered full workers
+    for (const w of ['w1', 'w2']) expect((await at().worker(w, clock)).tokens).toHaveLength(3);
+  });
+});
+
 describe('two-phase operations: a plan (BeginCreate, BeginMove), then its commit (Commit)', () => {
   it('commits a plan once, guarded by what it read; the outcome is returned, never thrown', async () => {
     await registerAll({ w1: 1, w2: 1, w3: 1 });

@@ -6,7 +6,7 @@ const registers = [registry];
 
 export const workerNotifications = new client.Counter({
   name: 'dhsched_dispatch_worker_notifications_total',
-  help: 'Fast-path calls to workers (StartRuntime, Deliver, Revoke, Stop) by method and result (ok, error, no_addr)',
+  help: 'Fast-path calls to workers (Revoke, Stop) by method and result (ok, error, no_addr)',
   labelNames: ['method', 'result'] as const,
   registers,
 });

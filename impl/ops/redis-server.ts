@@ -14,6 +14,8 @@ export const REDIS_SERVER = process.env['REDIS_SERVER'] ?? 'redis-server';
 export interface RedisServer {
   readonly host: string;
   readonly port: number;
+  /** SIGKILL is a crash, SIGSTOP a stall, SIGCONT its end. */
+  signal(signal: NodeJS.Signals): void;
   stop(): Promise<void>;
 }
 
@@ -70,7 +72,7 @@ export async function startRedis(extraArgs: string[] = []): Promise<RedisServer>
     };
     const deadline = Date.now() + 10_000;
     while (child.exitCode === null && Date.now() < deadline) {
-      if (await ping(port)) return { host: '127.0.0.1', port, stop };
+      if (await ping(port)) return { host: '127.0.0.1', port, signal: (sig) => void child.kill(sig), stop };
       await new Promise((r) => setTimeout(r, 25));
     }
     await stop();

@@ -77,7 +77,9 @@ export const AdmitCommitInput = z
   })
   .refine((i) => i.expected?.worker !== i.target, 'a move targets another worker');
 export const GenerationInput = z.object({ ...inCell, worker: Id, session: Id, epoch: Epoch });
-export const ReleaseInputInput = GenerationInput.extend({ seq: Seq });
+/** A runtime's step: its generation and the incarnation of the worker process that claimed it. */
+export const RuntimeStepInput = GenerationInput.extend({ incarnation: PositiveInt });
+export const ReleaseInputInput = RuntimeStepInput.extend({ seq: Seq });
 export const AppendInputInput = z.object({ ...inCell, session: Id, requestId: RequestId, text: Text });
 export const SessionInput = z.object({ ...inCell, session: Id });
 /** A runtime, the generation (worker, epoch) it runs: the reader of a traced Fence or Reconstruct. */

@@ -154,6 +154,18 @@ describe('admitCommit', () => {
   });
 });
 
+/**
+ * w1's first incarnation lost its lease; its session moved to w2; w1 registered again (incarnation 2)
+ * and was given s2 (w1, 1): the first process may still be running beside the second.
+ */
+async function secondIncarnation() {
+  const c = await withSession();
+  await c.move('s1', ['w1', 1], 'w2', T0);
+  expect((await c.register('w1', 2, T0 + TTL)).incarnation).toBe(2);
+  await c.create('s2', 'w1', T0 + TTL);
+  return c;
+}
+
 describe('claim', () => {
   it('claims the generation assigned to this worker', async () => {
     const c = await withSession();
@@ -175,6 +187,16 @@ describe('claim', () => {
     expect(await c.claim('w1', 's1', 1)).toBe('claimed');
     expect((await c.worker('w1', T0)).tokens).toEqual([{ session: 's1', epoch: 1 }]);
     expect(await c.gen('s1')).toEqual({ worker: 'w1', epoch: 1, phase: 'claimed' });
+  });
+
+  it('refuses a superseded incarnation of the worker and leaves the token (STALE_INCARNATION)', async () => {
+    const c = await secondIncarnation();
+    expect(await refusal(c.claim('w1', 's2', 1, 1))).toBe('STALE_INCARNATION');
+    expect((await c.worker('w1', T0 + TTL)).tokens).toEqual([{ session: 's2', epoch: 1 }]);
+    expect(await c.claim('w1', 's2', 1, 2)).toBe('claimed');
+    // the old process's retry is no retry of this claim
+    expect(await refusal(c.claim('w1', 's2', 1, 1))).toBe('STALE_INCARNATION');
+    expect(await c.gen('s2')).toEqual({ worker: 'w1', epoch: 1, phase: 'claimed' });
   });
 
   it('finds stale a generation of another worker, closed, or never committed', async () => {
@@ -213,11 +235,33 @@ describe('releaseInput', () => {
     expect(await f.redis.hgetall(keys().rel('s1'))).toEqual({ seq: '2', w: 'w1', e: '1' });
   });
 
-  it('refuses a release out of order, or twice (LOST_AUTHORITY)', async () => {
+  it('refuses a release out of order (LOST_AUTHORITY)', async () => {
     const c = await claimed();
     expect(await refusal(c.release('w1', 's1', 1, 2))).toBe('LOST_AUTHORITY');
     await c.release('w1', 's1', 1, 1);
+    await c.release('w1', 's1', 1, 2);
     expect(await refusal(c.release('w1', 's1', 1, 1))).toBe('LOST_AUTHORITY');
+  });
+
+  it('answers a retry of the last release with its input again, releasing nothing twice', async () => {
+    const c = await claimed();
+    await steps.configureCell(f.store, { cell: f.cell, audit: true });
+    const first = await c.release('w1', 's1', 1, 1);
+    expect(await c.release('w1', 's1', 1, 1)).toEqual(first);
+    expect(await f.redis.hgetall(keys().rel('s1'))).toEqual({ seq: '1', w: 'w1', e: '1' });
+    const releases = (await steps.readAudit(f.store, { cell: f.cell })).filter((a) => a.kind === 'release');
+    expect(releases.map((a) => a.kind === 'release' && a.seq)).toEqual([1]);
+    // only to the generation that released it, and only while it is current
+    await c.move('s1', ['w1', 1], 'w2', T0);
+    expect(await refusal(c.release('w1', 's1', 1, 1))).toBe('LOST_AUTHORITY');
+  });
+
+  it('refuses a release by another incarnation of the worker than the one that claimed (LOST_AUTHORITY)', async () => {
+    const c = await secondIncarnation();
+    await c.claim('w1', 's2', 1, 2);
+    await c.append('s2', 'r1');
+    expect(await refusal(c.release('w1', 's2', 1, 1, 1))).toBe('LOST_AUTHORITY');
+    expect((await c.release('w1', 's2', 1, 1, 2)).requestId).toBe('r1');
   });
 
   it('refuses any generation but the current claimed one (LOST_AUTHORITY)', async () => {

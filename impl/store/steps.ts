@@ -25,6 +25,7 @@ import {
   RegisterWorkerInput,
   ReleaseInputInput,
   RenewLeaseInput,
+  RuntimeStepInput,
   SessionInput,
   WorkerInput,
 } from './schema.js';
@@ -103,6 +104,7 @@ export type RegisterWorkerArgs = z.input<typeof RegisterWorkerInput>;
 export type RenewLeaseArgs = z.input<typeof RenewLeaseInput>;
 export type AdmitCommitArgs = z.input<typeof AdmitCommitInput>;
 export type GenerationArgs = z.input<typeof GenerationInput>;
+export type RuntimeStepArgs = z.input<typeof RuntimeStepInput>;
 export type ReleaseInputArgs = z.input<typeof ReleaseInputInput>;
 export type AppendInputArgs = z.input<typeof AppendInputInput>;
 export type SessionArgs = z.input<typeof SessionInput>;
@@ -208,12 +210,12 @@ export const build = {
       Int.positive(),
     );
   },
-  claim(i: z.output<typeof GenerationInput>, protocol: Protocol) {
+  claim(i: z.output<typeof RuntimeStepInput>, protocol: Protocol) {
     const k = cellKeys(i.cell);
     return call(
       'claim',
-      [k.gen(i.session), k.tokens(i.worker)],
-      [i.session, i.worker, i.epoch, protocol, k.prefix],
+      [k.gen(i.session), k.tokens(i.worker), k.lease(i.worker)],
+      [i.session, i.worker, i.epoch, protocol, k.prefix, i.incarnation],
       Bit,
     );
   },
@@ -222,7 +224,7 @@ export const build = {
     return call(
       'releaseInput',
       [k.gen(i.session), k.rel(i.session), k.log(i.session), k.text(i.session), k.config, k.audit],
-      [i.worker, i.epoch, i.seq, protocol, i.session],
+      [i.worker, i.epoch, i.seq, protocol, i.session, i.incarnation],
       z.tuple([Str, Str, Int.positive()]),
     );
   },
@@ -385,8 +387,8 @@ export async function admitCommit(store: Store, args: AdmitCommitArgs): Promise<
 }
 
 /** Claim(w, s, e): 'claimed' starts the runtime; 'stale' means its token was freed and nothing starts. */
-export async function claim(store: Store, args: GenerationArgs): Promise<'claimed' | 'stale'> {
-  const i = validate(GenerationInput, args, 'claim');
+export async function claim(store: Store, args: RuntimeStepArgs): Promise<'claimed' | 'stale'> {
+  const i = validate(RuntimeStepInput, args, 'claim');
   return (await write(store, build.claim(i, store.protocol))) === 1 ? 'claimed' : 'stale';
 }
 

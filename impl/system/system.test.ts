@@ -97,7 +97,7 @@ describe('migration with inputs in flight', () => {
   });
 });
 
-describe('a worker killed with SIGKILL', () => {
+describe('a worker killed with SIGKILL (LiveKit agents #1472: nothing re-dispatched after a worker died)', () => {
   const f = useSystem({ dispatchers: 2, workers: 3, capacity: 4, ...fast });
 
   it('has its sessions recovered elsewhere by the replicas, one commit per session, inputs exactly once', async () => {

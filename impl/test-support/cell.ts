@@ -1,11 +1,15 @@
 /** The store steps bound to one cell, with short positional arguments, for tests. */
 import { StoreCode, isStoreError } from '../store/codes.js';
+import { cellKeys } from '../store/keys.js';
 import * as steps from '../store/steps.js';
 import type { Store } from '../store/steps.js';
 
 export const TTL = 10_000;
 
 export function inCell(store: Store, cell: string) {
+  /** The worker's registered incarnation; 1 for one never registered. */
+  const registered = async (worker: string) =>
+    Number((await store.redis.hget(cellKeys(cell).lease(worker), 'incarnation')) ?? 1);
   return {
     register: (worker: string, cap: number, now: number, ttlMs = TTL) =>
       steps.registerWorker(store, { cell, worker, cap, now, ttlMs }),
@@ -23,10 +27,24 @@ export function inCell(store: Store, cell: string) {
           now,
         })
       ).epoch,
-    claim: (worker: string, session: string, epoch: number) =>
-      steps.claim(store, { cell, worker, session, epoch }),
-    release: (worker: string, session: string, epoch: number, seq: number) =>
-      steps.releaseInput(store, { cell, worker, session, epoch, seq }),
+    /** By `incarnation`, or else the worker's registered one. */
+    claim: async (worker: string, session: string, epoch: number, incarnation?: number) =>
+      steps.claim(store, {
+        cell,
+        worker,
+        session,
+        epoch,
+        incarnation: incarnation ?? (await registered(worker)),
+      }),
+    release: async (worker: string, session: string, epoch: number, seq: number, incarnation?: number) =>
+      steps.releaseInput(store, {
+        cell,
+        worker,
+        session,
+        epoch,
+        seq,
+        incarnation: incarnation ?? (await registered(worker)),
+      }),
     append: (session: string, requestId: string, text = `text of ${requestId}`) =>
       steps.appendInput(store, { cell, session, requestId, text }),
     teardown: async (worker: string, session: string, epoch: number) =>

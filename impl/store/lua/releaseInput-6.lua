@@ -1,9 +1,12 @@
 --[[
   Revalidate-and-release, before each input: ReleaseInput(w, s, e) of spec/DHSched.tla.
-    - gen[s] = (w, e, claimed) and released[s].seq = seq - 1 and seq is appended:
-      released[s] := (seq, w, e), and the input goes to the runtime.
-    - gen[s] is not (w, e, claimed), or the cursor is elsewhere: the runtime has lost
-      execution authority; it stops and tears down.
+    - gen[s] = (w, e, claimed), claimed by the caller's incarnation, and released[s].seq =
+      seq - 1 and seq is appended: released[s] := (seq, w, e), and the input goes to the
+      runtime.
+    - The same, but released[s] is already (seq, w, e): a retry whose first reply was lost;
+      the input is returned again and nothing is written (no second release).
+    - gen[s] is not (w, e, claimed) by this incarnation, or the cursor is elsewhere: the
+      runtime has lost execution authority; it stops and tears down.
   Unsafe baselines (ARGV[4], spec constant Protocol), for comparisons only:
     - assignment_time, claim_only: nothing is checked; any appended seq is released.
     - workerid_only: the epoch is not compared.
@@ -15,6 +18,7 @@
   KEYS[5] config     KEYS[6] audit
   ARGV[1] w    ARGV[2] e    ARGV[3] seq
   ARGV[4] protocol: dhsched | assignment_time | claim_only | workerid_only    ARGV[5] s
+  ARGV[6] the runtime's incarnation (checked by dhsched only)
 
   Returns { requestId, text, log length } of input seq (the length tells the worker whether
   more is waiting, without another round trip), or
@@ -35,10 +39,16 @@ if protocol == 'dhsched' or protocol == 'workerid_only' then
   if gen == nil or gen.w ~= w or gen.ph ~= 'claimed' then
     return refused('lost', Code.LOST_AUTHORITY)
   end
-  if protocol == 'dhsched' and gen.e ~= e then
+  if protocol == 'dhsched' and (gen.e ~= e or redis.call('HGET', KEYS[1], 'i') ~= ARGV[6]) then
     return refused('lost', Code.LOST_AUTHORITY)
   end
-  if tonumber(redis.call('HGET', KEYS[2], 'seq') or '0') ~= seq - 1 then
+  local rel = redis.call('HMGET', KEYS[2], 'seq', 'w', 'e')
+  local cursor = tonumber(rel[1] or '0')
+  if protocol == 'dhsched' and cursor == seq and rel[2] == w and tonumber(rel[3]) == e then
+    return { redis.call('LINDEX', KEYS[3], seq - 1), redis.call('LINDEX', KEYS[4], seq - 1),
+      redis.call('LLEN', KEYS[3]) }
+  end
+  if cursor ~= seq - 1 then
     return refused('lost', Code.LOST_AUTHORITY)
   end
 end
