@@ -274,7 +274,8 @@ export const build = {
       'readGens',
       [k.config],
       [k.genPrefix, ...i.sessions],
-      z.array(z.union([Str, Int])).length(i.sessions.length * 3),
+      // readGens checks each triple (a union here would try, and fail, Str on every number)
+      z.array(z.unknown()).length(i.sessions.length * 3),
     );
   },
   readRelease(i: z.output<typeof ReadReleaseInput>) {

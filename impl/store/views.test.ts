@@ -9,13 +9,19 @@ const f = useStore();
 const T0 = 1_700_000_000_000;
 const at = () => inCell(f.store, f.cell);
 
+/** w1 and w2 registered (capacity 2), s1 and s2 created on w1. */
+async function twoSessionsOnW1() {
+  const c = at();
+  await c.register('w1', 2, T0);
+  await c.register('w2', 2, T0);
+  await c.create('s1', 'w1', T0);
+  await c.create('s2', 'w1', T0);
+  return c;
+}
+
 describe('placed sets', () => {
   it('follow the generation through create, move and close', async () => {
-    const c = at();
-    await c.register('w1', 2, T0);
-    await c.register('w2', 2, T0);
-    await c.create('s1', 'w1', T0);
-    await c.create('s2', 'w1', T0);
+    const c = await twoSessionsOnW1();
     const placed = async (worker: string) =>
       (await steps.readPlaced(f.store, { cell: f.cell, worker })).map((p) => [p.session, p.generation.epoch]);
     expect(await placed('w1')).toEqual([
@@ -42,11 +48,7 @@ describe('placed sets', () => {
 
 describe('readGens', () => {
   it('reads, in order, what readGen reads for each session, null for one never created', async () => {
-    const c = at();
-    await c.register('w1', 2, T0);
-    await c.register('w2', 2, T0);
-    await c.create('s1', 'w1', T0);
-    await c.create('s2', 'w1', T0);
+    const c = await twoSessionsOnW1();
     await c.claim('w1', 's2', 1);
     await c.move('s1', ['w1', 1], 'w2', T0);
     await c.close('s2');
