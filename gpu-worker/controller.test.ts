@@ -6,13 +6,12 @@
 import type { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { staleRejections } from '../impl/common/metrics.js';
 import { inCell } from '../impl/test-support/cell.js';
 import { useStore } from '../impl/test-support/redis.js';
 import { cellKeys } from '../impl/store/keys.js';
 import { cpuReference } from './runtime/cpu-reference.js';
 import type { Input, MediaFrame, RuntimeBackend } from './runtime/pipeline.js';
-import { useWorkers, waitFor } from './test-support.js';
+import { staleRejectionsOf, useWorkers, waitFor } from './test-support.js';
 
 const f = useStore();
 const makeWorker = useWorkers(f);
@@ -27,13 +26,6 @@ async function unmovedFrames(session: string, texts: string[], seq: number): Pro
   const runtime = cpuReference.open({ cell: f.cell, session, epoch: 1, worker: 'w1' });
   await runtime.restore(inputs.slice(0, seq - 1));
   return runtime.process(inputs[seq - 1]!);
-}
-
-async function staleCount(worker: string, step: string): Promise<number> {
-  return (
-    (await staleRejections.get()).values.find((v) => v.labels.worker === worker && v.labels.step === step)
-      ?.value ?? 0
-  );
 }
 
 describe('claim and release', () => {
@@ -110,13 +102,13 @@ describe('claim and release', () => {
     await waitFor(() => a.claimed.length === 1, 'w1 claims');
     await c.move('s1', ['w1', 1], 'w2', now());
     expect((await a.controller.revoke('s1', 1)).state).toBe('stopped');
-    const before = await staleCount('w1', 'claim');
+    const before = await staleRejectionsOf('w1', 'claim');
 
     expect(await a.controller.startRuntime('s1', 1)).toEqual({ state: 'stale', epoch: 1, cursor: 0 });
     expect(a.claimed).toHaveLength(1);
     expect(a.controller.snapshot().runtimes).toEqual([]);
     expect((await c.worker('w1', now())).tokens).toEqual([]);
-    expect(await staleCount('w1', 'claim')).toBe(before + 1);
+    expect(await staleRejectionsOf('w1', 'claim')).toBe(before + 1);
   });
 });
 
@@ -173,13 +165,13 @@ describe('moves and fencing', () => {
     await waitFor(() => a.claimed.length === 1, 'w1 claims');
     await c.move('s1', ['w1', 1], 'w2', now());
     await c.append('s1', 'r1');
-    const before = await staleCount('w1', 'releaseInput');
+    const before = await staleRejectionsOf('w1', 'releaseInput');
 
     a.controller.deliver('s1', 1); // the kick a stale runtime may still get
     await waitFor(() => a.stopped.length === 1, 'w1 stops');
 
     expect(a.stopped).toEqual([{ session: 's1', epoch: 1, reason: 'lost_authority', cursor: 0 }]);
-    expect(await staleCount('w1', 'releaseInput')).toBe(before + 1);
+    expect(await staleRejectionsOf('w1', 'releaseInput')).toBe(before + 1);
     expect(a.released).toEqual([]);
     expect((await c.released('s1')).seq).toBe(0);
     expect((await c.worker('w1', now())).tokens).toEqual([]);

@@ -6,22 +6,16 @@
  * (Redis failover) and impl/system/system.test.ts (#1472).
  */
 import { describe, expect, it } from 'vitest';
-import { staleRejections } from '../impl/common/metrics.js';
 import { cellKeys } from '../impl/store/keys.js';
 import * as steps from '../impl/store/steps.js';
 import { inCell } from '../impl/test-support/cell.js';
 import { useStore } from '../impl/test-support/redis.js';
-import { useWorkers, waitFor } from './test-support.js';
+import { staleRejectionsOf, useWorkers, waitFor } from './test-support.js';
 
 const f = useStore();
 const makeWorker = useWorkers(f);
 const at = () => inCell(f.store, f.cell);
 const now = () => Date.now();
-
-async function staleRejectionsOf(worker: string): Promise<number> {
-  const values = (await staleRejections.get()).values.filter((v) => v.labels.worker === worker);
-  return values.reduce((n, v) => n + v.value, 0);
-}
 
 describe('LiveKit agents #4753: two workers ran one voice job and both spoke', () => {
   it('a process of w1 that lost its lease, still running beside the one registered since, claims and releases nothing', async () => {
@@ -121,7 +115,7 @@ describe('no false fencing', () => {
     const options = { leaseTtlMs: 1500, heartbeatMs: 250, sweepMs: 50 };
     const workers = [makeWorker('w1', options), makeWorker('w2', options)];
     await Promise.all(workers.map((w) => w.controller.start()));
-    const before = await Promise.all(['w1', 'w2'].map(staleRejectionsOf));
+    const before = await Promise.all(['w1', 'w2'].map((w) => staleRejectionsOf(w)));
     const sessions = ['s1', 's2', 's3', 's4'];
     for (const [k, s] of sessions.entries()) await c.create(s, k % 2 ? 'w2' : 'w1', now());
     const inputs = 20;
@@ -137,7 +131,7 @@ describe('no false fencing', () => {
       expect(w.registered).toEqual([{ incarnation: 1 }]);
       expect(w.released.every((r) => r.epoch === 1)).toBe(true);
     }
-    expect(await Promise.all(['w1', 'w2'].map(staleRejectionsOf))).toEqual(before);
+    expect(await Promise.all(['w1', 'w2'].map((w) => staleRejectionsOf(w)))).toEqual(before);
     for (const s of sessions) expect(await c.gen(s)).toMatchObject({ epoch: 1, phase: 'claimed' });
   });
 });

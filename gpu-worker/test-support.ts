@@ -4,6 +4,7 @@
  */
 import { afterEach } from 'vitest';
 import { silentLogger } from '../impl/common/log.js';
+import { staleRejections } from '../impl/common/metrics.js';
 import type { StoreFixture } from '../impl/test-support/redis.js';
 import { type ControllerEvents, type ControllerOptions, InferController } from './controller.js';
 import { cpuReference } from './runtime/cpu-reference.js';
@@ -64,4 +65,12 @@ export function useWorkers(
     controller.events.on('stopped', (e) => recorded.stopped.push(e));
     return { controller, frames, ...recorded };
   };
+}
+
+/** Stale rejections counted for `worker` (this process's registry): of one step, or of every step. */
+export async function staleRejectionsOf(worker: string, step?: string): Promise<number> {
+  const values = (await staleRejections.get()).values.filter(
+    (v) => v.labels.worker === worker && (step === undefined || v.labels.step === step),
+  );
+  return values.reduce((n, v) => n + v.value, 0);
 }

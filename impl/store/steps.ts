@@ -406,7 +406,7 @@ export async function releaseInput(
   return { seq: i.seq, requestId, text, appended };
 }
 
-/** PushText(s, r): append once per request id; a retry returns the first seq. Names the owner to notify. */
+/** PushText(s, r): append once per request id; a retry returns the first seq. Names the owner, whose work stream has the entry. */
 export async function appendInput(
   store: Store,
   args: AppendInputArgs,
