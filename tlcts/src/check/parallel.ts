@@ -113,6 +113,9 @@ export function defaultWorkerHeapMb(workers: number): number {
   return Math.floor(os.totalmem() / 2 / workers / 2 ** 20);
 }
 
+/** A worker's first message: its model is loaded (the native parser is done). */
+export const LOADED = 'loaded';
+
 interface Pending {
   resolve: (r: BatchResult) => void;
   reject: (e: Error) => void;
@@ -129,6 +132,8 @@ export class WorkerPool {
   private msPerState = 0.05;
   private failure: WorkerFailure | null = null;
   private closing = false;
+  /** Each worker's model loaded (or the worker gone): terminating one mid-parse aborts the process. */
+  private readonly loaded: Promise<void>[] = [];
 
   constructor(data: WorkerData, count: number, heapMb: number) {
     for (let i = 0; i < count; i++) {
@@ -138,7 +143,10 @@ export class WorkerPool {
         resourceLimits: { stackSizeMb: 256, maxOldGenerationSizeMb: heapMb },
       });
       const queue: Pending[] = [];
-      w.on('message', (r: BatchResult) => {
+      let markLoaded!: () => void;
+      this.loaded.push(new Promise((resolve) => (markLoaded = resolve)));
+      w.on('message', (r: BatchResult | typeof LOADED) => {
+        if (r === LOADED) return markLoaded();
         if (r.expanded > 0) this.msPerState = 0.8 * this.msPerState + (0.2 * r.ms) / r.expanded;
         queue.shift()?.resolve(r);
       });
@@ -150,6 +158,7 @@ export class WorkerPool {
         ),
       );
       w.on('exit', (code) => {
+        markLoaded();
         if (!this.closing) this.fail(`it exited with code ${code}`);
       });
       this.workers.push(w);
@@ -208,7 +217,7 @@ export class WorkerPool {
   /** Ends the threads; work in flight is dropped. */
   async close(): Promise<void> {
     this.closing = true;
-    await Promise.all(this.workers.map((w) => w.terminate()));
+    await Promise.all(this.workers.map(async (w, i) => (await this.loaded[i], w.terminate())));
   }
 
   private fail(message: string): void {

@@ -9,7 +9,7 @@ import { EvalError } from '../values/errors.js';
 import { internedCount, type Value } from '../values/value.js';
 import { IntColumn, slotOf } from './fpset.js';
 import { loadModel, type Model } from './model.js';
-import { Op, type BatchMessage, type BatchResult, type ErrorInfo, type WorkerData } from './parallel.js';
+import { LOADED, Op, type BatchMessage, type BatchResult, type ErrorInfo, type WorkerData } from './parallel.js';
 import { makeHost } from './run.js';
 import { asEvalError, completeSuccessor, inModel, stateFingerprint } from './successor.js';
 
@@ -207,6 +207,7 @@ class Expander {
 
 const expander = new Expander();
 expander.load(workerData as WorkerData);
+parentPort!.postMessage(LOADED);
 parentPort!.on('message', (batch: BatchMessage) => {
   const result = expander.batch(batch);
   parentPort!.postMessage(result, [result.ops, result.fps]);
