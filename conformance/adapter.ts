@@ -294,19 +294,11 @@ export class Adapter {
   /**
    * Requests the spec does not enable in `spec` (the state a step led to) are refused, and the read-back
    * that follows checks they changed nothing: a PushText to a session that is not live (never created,
-   * or closed), and a worker whose lease expired registering again while a live session still names it.
+   * or closed).
    */
   async refuseDisabled(spec: SpecState): Promise<void> {
-    const gen = spec['gen'] as Record<string, { w: string; ph: string }>;
-    const lease = spec['lease'] as Record<string, string>;
+    const gen = spec['gen'] as Record<string, { ph: string }>;
     const live = (s: string) => gen[s]!.ph === 'assigned' || gen[s]!.ph === 'claimed';
-    for (const w of this.model.workers) {
-      const named = this.model.sessions.filter((s) => gen[s]!.w === w && live(s));
-      if (lease[w] !== 'expired' || named.length === 0) continue;
-      // a new incarnation's start: production's registration (refused, it throws: `autonomous` is off)
-      const registered = await succeeds(this.controllerOf(w, []).start());
-      if (registered) throw new StepRefused(`${w} registered again while ${named.join(', ')} still names it`);
-    }
     for (const s of this.model.sessions) {
       const ph = gen[s]!.ph;
       if (live(s)) continue;

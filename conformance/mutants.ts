@@ -87,11 +87,11 @@ export const mutants: Mutant[] = [
     replace: 'local refused = gen == nil and Code.NO_SESSION or nil',
   },
   {
-    name: 'register-with-sessions-placed',
-    breaks: 'a worker comes back while sessions still name it',
+    name: 'register-keeps-epoch',
+    breaks: 'a worker that comes back takes its sessions back under the epochs its lapsed lease held',
     file: lua('registerWorker-8'),
-    find: "if redis.call('SCARD', KEYS[6]) > 0 then",
-    replace: 'if false then',
+    find: 'local ne = gen.e + 1',
+    replace: 'local ne = gen.e',
   },
   {
     name: 'expired-lease-renewed',

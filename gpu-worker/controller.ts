@@ -561,12 +561,15 @@ export class InferController {
     return life !== undefined && life === this.life && !life.over && this.current === 'serving';
   }
 
-  /** Register(w): a new incarnation; refused while the old lease is live or sessions are placed here. */
+  /**
+   * Register(w): a new incarnation, which takes back the sessions still placed here (its work stream
+   * then holds their new generations); refused while the old lease is live.
+   */
   private async register(): Promise<void> {
     let lastWhy = '';
     for (let attempt = 0; !this.closing.signal.aborted; attempt++) {
       try {
-        const { incarnation } = await steps.registerWorker(this.store, {
+        const { incarnation, adopted } = await steps.registerWorker(this.store, {
           cell: this.cell,
           worker: this.worker,
           cap: this.capacity,
@@ -576,16 +579,14 @@ export class InferController {
         });
         this.life = { incarnation, over: false };
         this.current = 'serving';
-        this.log.info({ incarnation, addr: this.options.addr }, 'registered');
+        this.log.info({ incarnation, adopted, addr: this.options.addr }, 'registered');
         this.events.emit('registered', { incarnation });
         return;
       } catch (err) {
         if (!this.autonomous || isStoreError(err, StoreCode.INVALID_INPUT)) throw err;
         const why = isStoreError(err, StoreCode.LEASE_LIVE)
           ? 'the previous incarnation’s lease is still live'
-          : isStoreError(err, StoreCode.SESSIONS_PLACED)
-            ? 'sessions are still placed here, until recovery moves them'
-            : `the store failed: ${err instanceof Error ? err.message : String(err)}`;
+          : `the store failed: ${err instanceof Error ? err.message : String(err)}`;
         if (why !== lastWhy) this.log.warn({ attempt }, `registration refused: ${why}; retrying`);
         lastWhy = why;
         await this.pause(backoffMs(attempt));

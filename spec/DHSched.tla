@@ -308,19 +308,26 @@ LeaseExpire(w) ==
     /\ UNCHANGED <<gen, log, released, tokens, inbox, draining, up, rt, dop, sent, sink, rels, staleFrame>>
     /\ Persist
 
-(* A worker whose lease expired comes back as a new incarnation once       *)
-(* recovery has moved its sessions: it stops every runtime it still has,   *)
-(* its tokens and stream are reclaimed, and it takes work again.           *)
+(* A worker whose lease expired comes back as a new incarnation: it stops  *)
+(* every runtime it still has and takes back, as new generations, the      *)
+(* sessions still placed on it (a move to itself, in the same step), so a  *)
+(* cell whose every lease lapsed at once recovers. Its tokens and stream   *)
+(* hold those generations alone.                                           *)
 Register(w) ==
     /\ lease[w] = "expired"
-    /\ \A s \in Sessions : gen[s].w # w \/ ~Live(s)
+    /\ LET mine == {s \in Sessions : gen[s].w = w /\ Live(s)}
+       IN /\ \A s \in mine : gen[s].e + 1 \in Epochs
+          /\ gen' = [s \in Sessions |->
+                       IF s \in mine THEN [w |-> w, e |-> gen[s].e + 1, ph |-> "assigned"]
+                       ELSE gen[s]]
+          /\ tokens' = [tokens EXCEPT ![w] = {Tok(s, gen[s].e + 1) : s \in mine}]
+          /\ inbox' = [inbox EXCEPT ![w] = {<<s, gen[s].e + 1>> : s \in mine}]
+          /\ sent' = [sent EXCEPT ![w] = @ \cup {<<s, gen[s].e + 1>> : s \in mine}]
     /\ up' = [up EXCEPT ![w] = TRUE]
     /\ rt' = [rt EXCEPT ![w] = {}]
     /\ lease' = [lease EXCEPT ![w] = "live"]
-    /\ tokens' = [tokens EXCEPT ![w] = {}]
-    /\ inbox' = [inbox EXCEPT ![w] = {}]
     /\ draining' = draining \ {w}
-    /\ UNCHANGED <<gen, log, released, dop, sent, sink, rels, staleFrame, faults>>
+    /\ UNCHANGED <<log, released, dop, sink, rels, staleFrame, faults>>
     /\ Persist
 
 (* The assignment reaches the worker again (RPC and stream both deliver;   *)
@@ -413,6 +420,12 @@ NoCapacityOvershoot ==
 
 (* Once the viewer has seen a generation's frame, no older one reaches it. *)
 MediaFenced == \A s \in Sessions : ~staleFrame[s]
+
+(* When every lease has lapsed at once, some worker can register again     *)
+(* (within the model's epoch bound): the cell is never stuck.              *)
+CellRecovers ==
+    (\A w \in Workers : lease[w] = "expired") /\ (\A s \in Sessions : gen[s].e < MaxEpoch)
+        => \E w \in Workers : ENABLED Register(w)
 
 (* Epochs only grow, and an epoch of a session names one worker.           *)
 EpochMonotone ==

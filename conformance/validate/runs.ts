@@ -123,8 +123,7 @@ export const scenarios: fc.Arbitrary<Scenario> = fc
           minLength: 1,
           maxLength: 3,
         })
-        // the workers neither killed nor drained can host every session: recovery always has room, so a
-        // killed worker can register again (only once its sessions have moved)
+        // the workers neither killed nor drained can host every session: recovery always has room
         .filter((faults) => {
           const out = new Set(
             faults.flatMap(({ fault: f }) => (f.op === 'kill-worker' || f.op === 'drain' ? [f.w] : [])),

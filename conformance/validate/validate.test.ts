@@ -126,6 +126,27 @@ describe('the validator', () => {
     expect(v.hidden).toBe(1);
   });
 
+  it('accepts a registration that takes its session back under the next epoch, and no other', async () => {
+    const cell = newCell();
+    const c = inCell(f.store, cell);
+    const T0 = 1_700_000_000_000;
+    await c.register('w1', 2, T0);
+    await c.register('w2', 2, T0);
+    await steps.configureCell(f.store, { cell, audit: true, trace: true });
+    await c.create('s1', 'w1', T0);
+    await c.claim('w1', 's1', 1);
+    expect(await refusal(c.renew('w1', 1, T0 + TTL))).toBe('NOT_LIVE');
+    expect(await c.register('w1', 2, T0 + TTL)).toMatchObject({ adopted: 1 });
+    const lapsed = await steps.readTrace(f.store, { cell });
+    const v = validateTrace(lapsed, run);
+    expect(v.rejection && describeRejection(v.rejection)).toBeUndefined();
+    expect(v.accepted).toBe(lapsed.length);
+    const back = lapsed.findIndex((e) => e.kind === 'commit' && e.from === 'w1');
+    expect(lapsed[back - 1]?.kind).toBe('register');
+    const skipped = lapsed.map((e, k) => (k === back ? ({ ...e, epoch: 3 } as TraceEntry) : e));
+    expect(validateTrace(skipped, run).rejection?.entryId).toBe(lapsed[back]!.id);
+  });
+
   it('rejects a release by a stale generation', () => {
     const i = at('release', (e) => e.kind === 'release' && e.seq === 3);
     const r = rejectedAt(withEntry(i, { worker: 'w1', epoch: 1 }), trace[i]!.id);

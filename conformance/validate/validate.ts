@@ -176,6 +176,9 @@ function refusedFor(op: Op, m: Look, cap: number): string | undefined {
         `${draining ? '' : 'not '}draining, ${m.tokens(w).length} of ${cap} tokens`;
 }
 
+/** A commit of registerWorker: the worker taking back a session placed on it (a move to itself). */
+const takenBack = (entry: TraceEntry): boolean => entry.kind === 'commit' && entry.from === entry.worker;
+
 /** The trace's entries as events, and the constants of a model big enough for them. */
 export function buildEvents(
   entries: readonly TraceEntry[],
@@ -186,7 +189,7 @@ export function buildEvents(
   const ops = new Map<number, Op>();
   const firstCommit = new Map<string, number>();
   entries.forEach((entry, i) => {
-    if (entry.kind !== 'commit' && entry.kind !== 'refused') return;
+    if ((entry.kind !== 'commit' && entry.kind !== 'refused') || takenBack(entry)) return;
     const session = names.session(entry.session);
     const committed = entry.kind === 'commit';
     if (committed && !firstCommit.has(session)) firstCommit.set(session, i);
@@ -258,6 +261,21 @@ export function buildEvents(
     switch (entry.kind) {
       case 'commit':
       case 'refused': {
+        if (takenBack(entry)) {
+          // part of the Register(w) traced just before it, in the same store step
+          const [w, s, e] = runtime(entry);
+          const want = show({ w, e, ph: 'assigned' });
+          const ev = base(`Register(${w}) took ${s} back as epoch ${e}`, ['gen', 'tokens']);
+          ev.alternatives = [
+            [
+              {
+                check: (pre) =>
+                  show(pre.gen(s)) === want ? undefined : `the spec has gen[${s}] = ${show(pre.gen(s))}`,
+              },
+            ],
+          ];
+          return ev;
+        }
         const op = ops.get(i)!;
         const s = op.session;
         maxEpoch = Math.max(maxEpoch, (op.from?.e ?? 0) + 1);

@@ -13,7 +13,6 @@ const statusOf: Record<StoreCode, grpc.status> = {
   [StoreCode.LOST_AUTHORITY]: grpc.status.PERMISSION_DENIED,
   [StoreCode.NO_INPUT]: grpc.status.NOT_FOUND,
   [StoreCode.LEASE_LIVE]: grpc.status.FAILED_PRECONDITION,
-  [StoreCode.SESSIONS_PLACED]: grpc.status.FAILED_PRECONDITION,
   [StoreCode.STALE_INCARNATION]: grpc.status.FAILED_PRECONDITION,
   [StoreCode.UNKNOWN_WORKER]: grpc.status.NOT_FOUND,
   [StoreCode.INVALID_INPUT]: grpc.status.INVALID_ARGUMENT,

@@ -61,7 +61,6 @@ describe('on a 3-master Redis Cluster', () => {
       expect(await steps.ackStream(store, { cell, worker: 'w1', id: head.at(-1)![0] })).toEqual({
         trimmed: 1,
       });
-      expect(await refusal(c.register('w1', 2, T0 + TTL))).toBe('SESSIONS_PLACED');
       expect(await c.move('s1', ['w1', 1], 'w2', T0)).toBe(2);
       expect(await refusal(c.release('w1', 's1', 1, 2))).toBe('LOST_AUTHORITY');
       expect(await c.teardown('w1', 's1', 1)).toBe(true);
@@ -71,7 +70,9 @@ describe('on a 3-master Redis Cluster', () => {
       expect(await c.drain('w2')).toBe(true);
       expect(await c.close('s1')).toBe(2);
       expect(await c.gen('s1')).toEqual({ worker: 'w2', epoch: 2, phase: 'closed' });
-      expect(await c.register('w1', 2, T0 + TTL)).toMatchObject({ incarnation: 2 });
+      expect(await c.create('s2', 'w1', T0)).toBe(1);
+      expect(await c.register('w1', 2, T0 + TTL)).toMatchObject({ incarnation: 2, adopted: 1 });
+      expect(await c.gen('s2')).toEqual({ worker: 'w1', epoch: 2, phase: 'assigned' });
       expect(await c.worker('w2', T0 + 1)).toMatchObject({
         draining: true,
         tokens: [{ session: 's1', epoch: 2 }],
@@ -81,6 +82,8 @@ describe('on a 3-master Redis Cluster', () => {
         'release',
         'commit',
         'close',
+        'commit',
+        'commit',
       ]);
     }
   });

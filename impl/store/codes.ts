@@ -22,8 +22,6 @@ export enum StoreCode {
   NO_INPUT = -8,
   /** registerWorker: the worker's lease is still live. */
   LEASE_LIVE = -9,
-  /** registerWorker: a live session is still placed on the worker. */
-  SESSIONS_PLACED = -10,
   /** renewLease: a newer incarnation of the worker has registered. */
   STALE_INCARNATION = -11,
   /** The worker has never registered in this cell. */

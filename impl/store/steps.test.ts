@@ -26,7 +26,7 @@ async function withSession(cap = 2) {
 describe('registerWorker', () => {
   it('registers a new worker as incarnation 1 with a live lease and its capacity', async () => {
     const c = at();
-    expect(await c.register('w1', 3, T0)).toEqual({ incarnation: 1, expiresAt: T0 + TTL });
+    expect(await c.register('w1', 3, T0)).toEqual({ incarnation: 1, expiresAt: T0 + TTL, adopted: 0 });
     expect(await c.worker('w1', T0)).toEqual({
       worker: 'w1',
       incarnation: 1,
@@ -45,9 +45,30 @@ describe('registerWorker', () => {
     expect(await refusal(c.register('w1', 1, T0 + TTL - 1))).toBe('LEASE_LIVE');
   });
 
-  it('refuses while a live session is placed on the worker (SESSIONS_PLACED)', async () => {
-    const c = await withSession();
-    expect(await refusal(c.register('w1', 2, T0 + TTL))).toBe('SESSIONS_PLACED');
+  it('after expiry, takes back each live session placed on it as generation (w, e + 1, assigned)', async () => {
+    const c = await withSession(3);
+    await c.create('s2', 'w1', T0);
+    expect(await c.claim('w1', 's2', 1)).toBe('claimed');
+    await c.append('s2', 'r1');
+    await c.create('s3', 'w1', T0);
+    await c.close('s3');
+    const later = T0 + TTL;
+    expect(await c.register('w1', 3, later)).toEqual({ incarnation: 2, expiresAt: later + TTL, adopted: 2 });
+    for (const s of ['s1', 's2'])
+      expect(await c.gen(s)).toEqual({ worker: 'w1', epoch: 2, phase: 'assigned' });
+    expect(await c.gen('s3')).toMatchObject({ epoch: 1, phase: 'closed' });
+    const tokens = (await c.worker('w1', later)).tokens.map((t) => `${t.session}@${t.epoch}`);
+    expect(tokens.sort()).toEqual(['s1@2', 's2@2']);
+    const work = await f.redis.xrange(keys().stream('w1'), '-', '+');
+    expect(work.map(([, fields]) => fields).sort()).toEqual([
+      ['s', 's1', 'e', '2'],
+      ['s', 's2', 'e', '2'],
+    ]);
+    // the old generation lost its authority; a recovery move guarded by it loses the race
+    expect(await refusal(c.release('w1', 's2', 1, 1))).toBe('LOST_AUTHORITY');
+    expect(await refusal(c.move('s1', ['w1', 1], 'w2', later))).toBe('CONFLICT');
+    expect(await c.claim('w1', 's2', 2)).toBe('claimed');
+    expect(await c.release('w1', 's2', 2, 1)).toMatchObject({ requestId: 'r1' });
   });
 
   it('after expiry, starts a new incarnation: tokens and stream cleared, no longer draining', async () => {
@@ -55,7 +76,11 @@ describe('registerWorker', () => {
     await c.close('s1'); // closed: no longer placed, but its token stays until teardown
     await c.drain('w1');
     expect((await c.worker('w1', T0)).tokens).toEqual([{ session: 's1', epoch: 1 }]);
-    expect(await c.register('w1', 4, T0 + TTL)).toEqual({ incarnation: 2, expiresAt: T0 + 2 * TTL });
+    expect(await c.register('w1', 4, T0 + TTL)).toEqual({
+      incarnation: 2,
+      expiresAt: T0 + 2 * TTL,
+      adopted: 0,
+    });
     expect(await c.worker('w1', T0 + TTL)).toMatchObject({
       incarnation: 2,
       cap: 4,

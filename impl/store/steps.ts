@@ -181,7 +181,7 @@ export const build = {
         k.load(i.worker),
       ],
       [i.worker, i.cap, i.now, i.ttlMs, i.addr, k.prefix],
-      Int.positive(),
+      z.tuple([Int.positive(), Int.nonnegative()]),
     );
   },
   renewLease(i: z.output<typeof RenewLeaseInput>) {
@@ -365,14 +365,17 @@ async function write<T>(store: Store, c: ScriptCall<T>): Promise<T> {
   return result;
 }
 
-/** Register(w): a new incarnation of the worker; returns it and when its lease expires. */
+/**
+ * Register(w): a new incarnation of the worker, which takes back the sessions still placed on it as
+ * new generations; returns the incarnation, when its lease expires and how many sessions it took back.
+ */
 export async function registerWorker(
   store: Store,
   args: RegisterWorkerArgs,
-): Promise<{ incarnation: number; expiresAt: number }> {
+): Promise<{ incarnation: number; expiresAt: number; adopted: number }> {
   const i = validate(RegisterWorkerInput, args, 'registerWorker');
-  const incarnation = await write(store, build.registerWorker(i));
-  return { incarnation, expiresAt: i.now + i.ttlMs };
+  const [incarnation, adopted] = await write(store, build.registerWorker(i));
+  return { incarnation, expiresAt: i.now + i.ttlMs, adopted };
 }
 
 /** Keeps one incarnation's lease live; returns the new expiry. */

@@ -134,7 +134,7 @@ describe('races between Dispatch replicas', () => {
 });
 
 describe('recovery and re-registration', () => {
-  it('an expired worker’s sessions are moved; it returns as a new incarnation once they are', async () => {
+  it('an expired worker’s sessions go to recovery’s target or back to its next incarnation, whichever commits first', async () => {
     const c = at();
     const { incarnation } = await c.register('w1', 2, T0);
     await c.register('w2', 2, T0);
@@ -150,17 +150,23 @@ describe('recovery and re-registration', () => {
 
     // recovery: a move whose source is not consulted
     expect(await c.move('s1', ['w1', 1], 'w2', later)).toBe(2);
-    expect(await refusal(c.register('w1', 2, later))).toBe('SESSIONS_PLACED');
-    expect(await c.move('s2', ['w1', 1], 'w2', later)).toBe(2);
 
     // w1 wakes up: its lease cannot be renewed and its runtimes are refused
     expect(await refusal(c.renew('w1', incarnation, later + 1))).toBe('NOT_LIVE');
     await c.append('s1', 's1-r2');
     expect(await refusal(c.release('w1', 's1', 1, 2))).toBe('LOST_AUTHORITY');
 
-    expect(await c.register('w1', 2, later + 1)).toEqual({ incarnation: 2, expiresAt: later + 1 + TTL });
-    expect(await c.worker('w1', later + 1)).toMatchObject({ live: true, tokens: [] });
-    expect(await f.redis.exists(cellKeys(f.cell).stream('w1'))).toBe(0);
+    // it registers again and takes back s2, which recovery had not moved: recovery's move loses
+    expect(await c.register('w1', 2, later + 1)).toEqual({
+      incarnation: 2,
+      expiresAt: later + 1 + TTL,
+      adopted: 1,
+    });
+    expect(await c.worker('w1', later + 1)).toMatchObject({
+      live: true,
+      tokens: [{ session: 's2', epoch: 2 }],
+    });
+    expect(await refusal(c.move('s2', ['w1', 1], 'w2', later + 1))).toBe('CONFLICT');
     expect(await refusal(c.renew('w1', incarnation, later + 2))).toBe('STALE_INCARNATION');
 
     // the new owner rebuilds from the store and continues in order

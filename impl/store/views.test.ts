@@ -20,10 +20,11 @@ async function twoSessionsOnW1() {
 }
 
 describe('placed sets', () => {
+  const placed = async (worker: string) =>
+    (await steps.readPlaced(f.store, { cell: f.cell, worker })).map((p) => [p.session, p.generation.epoch]);
+
   it('follow the generation through create, move and close', async () => {
     const c = await twoSessionsOnW1();
-    const placed = async (worker: string) =>
-      (await steps.readPlaced(f.store, { cell: f.cell, worker })).map((p) => [p.session, p.generation.epoch]);
     expect(await placed('w1')).toEqual([
       ['s1', 1],
       ['s2', 1],
@@ -35,14 +36,17 @@ describe('placed sets', () => {
     expect(await placed('w1')).toEqual([]);
   });
 
-  it('let a worker with no placed session register again at once, whatever the cell holds', async () => {
+  it('are what a worker registering again takes back, whatever the rest of the cell holds', async () => {
     const c = at();
     await c.register('w1', 2, T0, 100);
     await c.register('w2', 2, T0);
     await c.create('s1', 'w1', T0);
-    expect(await refusal(c.register('w1', 2, T0 + 200))).toBe('SESSIONS_PLACED');
+    await c.create('s2', 'w1', T0);
+    await c.create('s3', 'w2', T0);
     await c.move('s1', ['w1', 1], 'w2', T0);
-    expect((await c.register('w1', 2, T0 + 200)).incarnation).toBe(2);
+    expect(await c.register('w1', 2, T0 + 200)).toMatchObject({ incarnation: 2, adopted: 1 });
+    expect(await placed('w1')).toEqual([['s2', 2]]);
+    expect(await c.gen('s3')).toEqual({ worker: 'w2', epoch: 1, phase: 'assigned' });
   });
 });
 

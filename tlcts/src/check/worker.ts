@@ -9,7 +9,14 @@ import { EvalError } from '../values/errors.js';
 import { internedCount, type Value } from '../values/value.js';
 import { IntColumn, slotOf } from './fpset.js';
 import { loadModel, type Model } from './model.js';
-import { LOADED, Op, type BatchMessage, type BatchResult, type ErrorInfo, type WorkerData } from './parallel.js';
+import {
+  LOADED,
+  Op,
+  type BatchMessage,
+  type BatchResult,
+  type ErrorInfo,
+  type WorkerData,
+} from './parallel.js';
 import { makeHost } from './run.js';
 import { asEvalError, completeSuccessor, inModel, stateFingerprint } from './successor.js';
 
