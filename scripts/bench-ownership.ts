@@ -29,6 +29,7 @@ const NAMES = Object.keys(PROTOCOLS) as ProtocolName[];
 const Count = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 const Flags = z.object({
   runs: Count(1, 10_000_000),
+  baselineRuns: Count(1, 10_000_000).optional(),
   seed: Count(0, 2 ** 31 - 1).optional(),
   protocol: z.array(z.enum(NAMES as [ProtocolName, ...ProtocolName[]])).min(1),
   parallel: Count(1, 64),
@@ -39,6 +40,12 @@ const Flags = z.object({
 const program = new Command('bench-ownership')
   .description('randomized ownership runs under DHSched and the three unsafe baselines')
   .addOption(new Option('--runs <n>', 'runs per protocol').default('1000'))
+  .addOption(
+    new Option(
+      '--baseline-runs <n>',
+      'runs of each unsafe baseline, the first seeds of --runs (default: --runs)',
+    ),
+  )
   .addOption(new Option('--seed <s>', 'the first run’s seed (default: random, printed)'))
   .addOption(
     new Option('--protocol <p...>', 'protocols to run').choices(NAMES).default(NAMES, NAMES.join(' ')),
@@ -114,15 +121,18 @@ async function main(): Promise<number> {
   const parsed = flags();
   if (typeof parsed === 'number') return parsed;
   const { runs, protocol: protocols, out } = parsed;
+  const baselineRuns = Math.min(parsed.baselineRuns ?? runs, runs);
+  const runsOf = (p: ProtocolName) => (p === 'dhsched' ? runs : baselineRuns);
   const first = parsed.seed ?? randomInt(2 ** 31 - runs);
   const parallel = Math.min(parsed.parallel, runs);
-  const concurrency = Math.min(parsed.concurrency, Math.ceil((runs * protocols.length) / parallel));
+  const total = protocols.reduce((n, p) => n + runsOf(p), 0);
+  const concurrency = Math.min(parsed.concurrency, Math.ceil(total / parallel));
   console.log(
-    `ownership runs: ${runs} per protocol (${protocols.join(', ')}) from seed ${first}, ` +
+    `ownership runs: ${protocols.map((p) => `${p} ${runsOf(p)}`).join(', ')} from seed ${first}, ` +
       `${parallel} lanes of ${concurrency} runs in flight`,
   );
   const started = Date.now();
-  const job = { protocols, first, runs, lanes: parallel, concurrency };
+  const job = { protocols, first, runs, baselineRuns, lanes: parallel, concurrency };
   const tally: Tally = {};
   if (runs === 1) {
     // one run per protocol, in this thread: each violation is printed
@@ -136,7 +146,6 @@ async function main(): Promise<number> {
     );
   } else {
     const done = new Array<number>(parallel).fill(0);
-    const total = runs * protocols.length;
     const report = setInterval(() => {
       const n = done.reduce((a, b) => a + b, 0);
       const s = (Date.now() - started) / 1000;
@@ -152,7 +161,7 @@ async function main(): Promise<number> {
     }
   }
   const seconds = (Date.now() - started) / 1000;
-  const total = Object.values(tally).reduce((n, t) => n + t.runs, 0);
+  const ran = Object.values(tally).reduce((n, t) => n + t.runs, 0);
   printTable(tally, protocols);
   for (const [name, t] of rows(tally, protocols)) {
     if (t.firstError)
@@ -166,11 +175,12 @@ async function main(): Promise<number> {
   const table = {
     date: new Date().toISOString(),
     runsPerProtocol: runs,
+    baselineRuns,
     firstSeed: first,
     parallel,
     concurrency,
     seconds: Math.round(seconds * 10) / 10,
-    runsPerSecond: Math.round(total / seconds),
+    runsPerSecond: Math.round(ran / seconds),
     protocols: protocolsOut,
   };
   if (runs > 1) fs.writeFileSync(out, `${JSON.stringify(table, null, 2)}\n`);

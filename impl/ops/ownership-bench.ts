@@ -111,6 +111,8 @@ export interface LaneJob {
   /** Seeds first .. first + runs - 1 of each protocol; this lane takes every `lanes`-th from `lane`. */
   first: number;
   runs: number;
+  /** The baselines run only the first `baselineRuns` of those seeds (default: all). */
+  baselineRuns?: number;
   lane: number;
   lanes: number;
   /** Runs in flight at once. */
@@ -146,8 +148,9 @@ export async function runLane(
 ): Promise<Tally> {
   const lane = await openLane();
   const work: [ProtocolName, number][] = [];
+  const baselineRuns = job.baselineRuns ?? job.runs;
   for (let k = job.lane; k < job.runs; k += job.lanes) {
-    for (const p of job.protocols) work.push([p, job.first + k]);
+    for (const p of job.protocols) if (p === 'dhsched' || k < baselineRuns) work.push([p, job.first + k]);
   }
   const tally: Tally = {};
   let next = 0;
