@@ -47,7 +47,7 @@ export const mutants: Mutant[] = [
   {
     name: 'append-ignores-idempotency-key',
     breaks: 'a retried PushText is appended again',
-    file: lua('appendInput-4'),
+    file: lua('appendInput-5'),
     find: 'if existing then',
     replace: 'if false then',
   },
@@ -82,7 +82,7 @@ export const mutants: Mutant[] = [
   {
     name: 'append-after-close',
     breaks: 'a closed session still takes input',
-    file: lua('appendInput-4'),
+    file: lua('appendInput-5'),
     find: 'local refused = notLive(gen)',
     replace: 'local refused = gen == nil and Code.NO_SESSION or nil',
   },

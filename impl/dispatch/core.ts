@@ -41,7 +41,12 @@ export interface DispatchCoreOptions {
   random?: Random;
   /** Fault injection: runs right after each commit, before any worker is notified (tests kill here). */
   afterCommit?: () => void;
+  /** Inputs a session may hold appended and not released before PushText refuses new ones (0: no limit). */
+  maxQueued?: number;
 }
+
+/** PushText's default bound on a session's inputs not yet released. */
+export const DEFAULT_MAX_QUEUED = 256;
 
 export type MoveReason = 'migrate' | 'drain' | 'recovery';
 
@@ -119,6 +124,7 @@ export class DispatchCore {
   private readonly now: () => number;
   private readonly random: Random;
   private readonly afterCommit: () => void;
+  private readonly maxQueued: number;
   private recovery: Loop | undefined;
 
   constructor(o: DispatchCoreOptions) {
@@ -131,6 +137,7 @@ export class DispatchCore {
     this.now = o.now ?? Date.now;
     this.random = o.random ?? Math.random;
     this.afterCommit = o.afterCommit ?? (() => {});
+    this.maxQueued = o.maxQueued ?? DEFAULT_MAX_QUEUED;
   }
 
   /** Places a new session on the best-ranked worker that admits it; a retry returns it with created = false. */
@@ -153,9 +160,20 @@ export class DispatchCore {
   /** Appends to the session's input log, once per request id; the owner reads it on its work stream. */
   async pushText(cell: string, session: string, requestId: string, text: string): Promise<PushTextReply> {
     try {
-      const { seq, duplicate } = await steps.appendInput(this.store, { cell, session, requestId, text });
+      const { maxQueued } = this;
+      const { seq, duplicate } = await steps.appendInput(this.store, {
+        cell,
+        session,
+        requestId,
+        text,
+        maxQueued,
+      });
       return { seq, duplicate };
     } catch (err) {
+      if (isStoreError(err, StoreCode.QUEUE_FULL)) {
+        const why = `session ${session} has ${this.maxQueued} inputs not yet released; retry later`;
+        throw new RpcError(grpc.status.RESOURCE_EXHAUSTED, why);
+      }
       throw sessionRefusal(err, cell, session);
     }
   }

@@ -9,9 +9,10 @@ import { z } from 'zod';
 import { makeLogger } from '../common/log.js';
 import { serveMetrics } from '../common/metrics.js';
 import { RedisUrl, announceReady, connectRedis, onShutdown } from '../common/process.js';
-import { Id, Protocol } from '../store/schema.js';
+import { Id, MaxQueued, Protocol } from '../store/schema.js';
 import { openStore } from '../store/steps.js';
 import { RankingName, rankings, seededRandom } from './ranking.js';
+import { DEFAULT_MAX_QUEUED } from './core.js';
 import { startDispatchServer } from './server.js';
 
 const NAME = 'dhsched-dispatch';
@@ -43,6 +44,14 @@ const program = new Command(NAME)
       'dhsched | assignment_time | claim_only | workerid_only (unsafe baselines, for comparisons)',
       'DHSCHED_PROTOCOL',
       'dhsched',
+    ),
+  )
+  .addOption(
+    flag(
+      '--max-queued <n>',
+      'inputs a session may hold not yet released before PushText refuses (0: no limit)',
+      'DHSCHED_MAX_QUEUED',
+      String(DEFAULT_MAX_QUEUED),
     ),
   )
   .addOption(
@@ -86,6 +95,7 @@ const Flags = z.object({
   ).optional(),
   protocol: Protocol,
   waitReplicas: Int.pipe(z.number().nonnegative()),
+  maxQueued: Int.pipe(MaxQueued),
   metricsPort: Int.pipe(z.number().min(-1).max(65535)),
   fault: z.enum(['crash-after-commit']).optional(),
 });
@@ -131,6 +141,7 @@ async function main(): Promise<void> {
       cells: flags.cells,
       refreshMs: flags.refreshMs,
       recoveryMs: flags.recoveryMs,
+      maxQueued: flags.maxQueued,
       ranking: rankings[flags.ranking](random),
       log,
       random,

@@ -22,12 +22,15 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function serve(): Promise<{ server: DispatchServer; client: Client<DispatchMethods> }> {
+async function serve(
+  maxQueued?: number,
+): Promise<{ server: DispatchServer; client: Client<DispatchMethods> }> {
   const server = await startDispatchServer({
     store: f.store,
     cells: [f.cell],
     refreshMs: 50,
     recoveryMs: 50,
+    maxQueued,
   });
   const client = dispatchClient(server.addr);
   cleanups.push(
@@ -227,6 +230,22 @@ describe('the Dispatch service', () => {
       expect(r.details, what).toContain(details);
     }
     expect(await dumpCell()).toEqual(before);
+  });
+
+  it('refuses a PushText past the session’s queue bound with RESOURCE_EXHAUSTED and says why', async () => {
+    await register('w1', 2);
+    const { client } = await serve(2);
+    const cell = f.cell;
+    await client.call('createLive', { cell, session: 's1' });
+    const push = (requestId: string) =>
+      client.call('pushText', { cell, session: 's1', requestId, text: 'hi' });
+    await push('r1');
+    await push('r2');
+    expect(await refusal(push('r3'))).toEqual({
+      code: 'RESOURCE_EXHAUSTED',
+      details: 'session s1 has 2 inputs not yet released; retry later',
+    });
+    expect(await push('r1')).toEqual({ seq: 1, duplicate: true });
   });
 
   it('tells a move’s source and a closed session’s owner at their published address; a worker that does not answer fails nothing', async () => {

@@ -126,6 +126,8 @@ export interface DispatchServerOptions {
   random?: Random;
   /** Fault injection, see DispatchCoreOptions.afterCommit. */
   afterCommit?: () => void;
+  /** See DispatchCoreOptions.maxQueued. */
+  maxQueued?: number;
 }
 
 export interface DispatchServer {
@@ -159,6 +161,7 @@ export async function startDispatchServer(o: DispatchServerOptions): Promise<Dis
     now: o.now,
     random: o.random,
     afterCommit: o.afterCommit,
+    maxQueued: o.maxQueued,
   });
   const recoveryMs = o.recoveryMs ?? 500;
   if (recoveryMs > 0) core.startRecovery(recoveryMs);

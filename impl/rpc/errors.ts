@@ -15,6 +15,7 @@ const statusOf: Record<StoreCode, grpc.status> = {
   [StoreCode.LEASE_LIVE]: grpc.status.FAILED_PRECONDITION,
   [StoreCode.STALE_INCARNATION]: grpc.status.FAILED_PRECONDITION,
   [StoreCode.UNKNOWN_WORKER]: grpc.status.NOT_FOUND,
+  [StoreCode.QUEUE_FULL]: grpc.status.RESOURCE_EXHAUSTED,
   [StoreCode.INVALID_INPUT]: grpc.status.INVALID_ARGUMENT,
   [StoreCode.NOT_DURABLE]: grpc.status.UNAVAILABLE,
 };

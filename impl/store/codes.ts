@@ -26,6 +26,8 @@ export enum StoreCode {
   STALE_INCARNATION = -11,
   /** The worker has never registered in this cell. */
   UNKNOWN_WORKER = -12,
+  /** appendInput: the session's inputs appended and not yet released reached the limit. */
+  QUEUE_FULL = -13,
   /** An input failed validation; nothing was sent to the store. */
   INVALID_INPUT = -100,
   /** The step ran, but fewer replicas than `waitReplicas` acknowledged it within the timeout. */

@@ -80,7 +80,15 @@ export const GenerationInput = z.object({ ...inCell, worker: Id, session: Id, ep
 /** A runtime's step: its generation and the incarnation of the worker process that claimed it. */
 export const RuntimeStepInput = GenerationInput.extend({ incarnation: PositiveInt });
 export const ReleaseInputInput = RuntimeStepInput.extend({ seq: Seq });
-export const AppendInputInput = z.object({ ...inCell, session: Id, requestId: RequestId, text: Text });
+/** Inputs a session may hold appended and not released; 0: no limit. */
+export const MaxQueued = z.number().int().nonnegative().max(1_000_000);
+export const AppendInputInput = z.object({
+  ...inCell,
+  session: Id,
+  requestId: RequestId,
+  text: Text,
+  maxQueued: MaxQueued.optional(),
+});
 export const SessionInput = z.object({ ...inCell, session: Id });
 /** A runtime, the generation (worker, epoch) it runs: the reader of a traced Fence or Reconstruct. */
 const RuntimeReader = z.object({ worker: Id, epoch: Epoch });

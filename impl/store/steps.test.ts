@@ -319,6 +319,25 @@ describe('appendInput', () => {
     expect(await f.redis.lrange(keys().log('s1'), 0, -1)).toEqual(['r1', 'r2']);
   });
 
+  it('refuses a new input while maxQueued are not released (QUEUE_FULL), writing nothing; retries still answer', async () => {
+    const c = await withSession();
+    const push = (requestId: string) =>
+      steps.appendInput(f.store, { cell: f.cell, session: 's1', requestId, text: requestId, maxQueued: 2 });
+    await push('r1');
+    await push('r2');
+    const before = await cellKeyNames();
+    const log = async () => f.redis.lrange(keys().log('s1'), 0, -1);
+    expect(await refusal(push('r3'))).toBe('QUEUE_FULL');
+    expect(await log()).toEqual(['r1', 'r2']);
+    expect(await cellKeyNames()).toEqual(before);
+    expect(await push('r2')).toMatchObject({ seq: 2, duplicate: true });
+    await c.claim('w1', 's1', 1);
+    await c.release('w1', 's1', 1, 1);
+    expect(await push('r3')).toMatchObject({ seq: 3, duplicate: false });
+    expect(await refusal(push('r4'))).toBe('QUEUE_FULL');
+    expect(await log()).toEqual(['r1', 'r2', 'r3']);
+  });
+
   it('is idempotent on the request id: a retry returns the first seq and appends nothing', async () => {
     const c = await withSession();
     await c.append('s1', 'r1', 'first');

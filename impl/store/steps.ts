@@ -232,8 +232,8 @@ export const build = {
     const k = cellKeys(i.cell);
     return call(
       'appendInput',
-      [k.gen(i.session), k.log(i.session), k.req(i.session), k.text(i.session)],
-      [i.requestId, i.text, k.streamPrefix, i.session, k.prefix],
+      [k.gen(i.session), k.log(i.session), k.req(i.session), k.text(i.session), k.rel(i.session)],
+      [i.requestId, i.text, k.streamPrefix, i.session, k.prefix, i.maxQueued ?? 0],
       z.tuple([Int.positive(), Bit, Str, Int.positive()]),
     );
   },
@@ -409,7 +409,10 @@ export async function releaseInput(
   return { seq: i.seq, requestId, text, appended };
 }
 
-/** PushText(s, r): append once per request id; a retry returns the first seq. Names the owner, whose work stream has the entry. */
+/**
+ * PushText(s, r): append once per request id; a retry returns the first seq. Names the owner, whose work
+ * stream has the entry. A new input is refused QUEUE_FULL while `maxQueued` inputs are not released.
+ */
 export async function appendInput(
   store: Store,
   args: AppendInputArgs,
