@@ -27,6 +27,7 @@ import type { LoadView } from './load-view.js';
 import { type Loop, startLoop } from './loop.js';
 import type { Notifier } from './notifier.js';
 import { type Random, type Ranking, candidates, eligible } from './ranking.js';
+import { RateLimiter } from './rate-limit.js';
 
 export interface DispatchCoreOptions {
   store: Store;
@@ -43,10 +44,14 @@ export interface DispatchCoreOptions {
   afterCommit?: () => void;
   /** Inputs a session may hold appended and not released before PushText refuses new ones (0: no limit). */
   maxQueued?: number;
+  /** PushText calls a session may make per second on this replica, in bursts of twice that (0: no limit). */
+  pushRate?: number;
 }
 
 /** PushText's default bound on a session's inputs not yet released. */
 export const DEFAULT_MAX_QUEUED = 256;
+/** PushText's default rate per session and replica. */
+export const DEFAULT_PUSH_RATE = 50;
 
 export type MoveReason = 'migrate' | 'drain' | 'recovery';
 
@@ -125,6 +130,8 @@ export class DispatchCore {
   private readonly random: Random;
   private readonly afterCommit: () => void;
   private readonly maxQueued: number;
+  private readonly pushRate: number;
+  private readonly pushes: RateLimiter;
   private recovery: Loop | undefined;
 
   constructor(o: DispatchCoreOptions) {
@@ -138,6 +145,8 @@ export class DispatchCore {
     this.random = o.random ?? Math.random;
     this.afterCommit = o.afterCommit ?? (() => {});
     this.maxQueued = o.maxQueued ?? DEFAULT_MAX_QUEUED;
+    this.pushRate = o.pushRate ?? DEFAULT_PUSH_RATE;
+    this.pushes = new RateLimiter(this.pushRate, 2 * this.pushRate, this.now);
   }
 
   /** Places a new session on the best-ranked worker that admits it; a retry returns it with created = false. */
@@ -159,6 +168,10 @@ export class DispatchCore {
 
   /** Appends to the session's input log, once per request id; the owner reads it on its work stream. */
   async pushText(cell: string, session: string, requestId: string, text: string): Promise<PushTextReply> {
+    if (!this.pushes.take(`${cell}/${session}`)) {
+      const why = `session ${session} sends more than ${this.pushRate} PushText calls a second; retry later`;
+      throw new RpcError(grpc.status.RESOURCE_EXHAUSTED, why);
+    }
     try {
       const { maxQueued } = this;
       const { seq, duplicate } = await steps.appendInput(this.store, {

@@ -12,7 +12,7 @@ import { RedisUrl, announceReady, connectRedis, onShutdown } from '../common/pro
 import { Id, MaxQueued, Protocol } from '../store/schema.js';
 import { openStore } from '../store/steps.js';
 import { RankingName, rankings, seededRandom } from './ranking.js';
-import { DEFAULT_MAX_QUEUED } from './core.js';
+import { DEFAULT_MAX_QUEUED, DEFAULT_PUSH_RATE } from './core.js';
 import { startDispatchServer } from './server.js';
 
 const NAME = 'dhsched-dispatch';
@@ -52,6 +52,14 @@ const program = new Command(NAME)
       'inputs a session may hold not yet released before PushText refuses (0: no limit)',
       'DHSCHED_MAX_QUEUED',
       String(DEFAULT_MAX_QUEUED),
+    ),
+  )
+  .addOption(
+    flag(
+      '--push-rate <n>',
+      'PushText calls per second a session may make on this replica, bursts of twice that (0: no limit)',
+      'DHSCHED_PUSH_RATE',
+      String(DEFAULT_PUSH_RATE),
     ),
   )
   .addOption(
@@ -96,6 +104,7 @@ const Flags = z.object({
   protocol: Protocol,
   waitReplicas: Int.pipe(z.number().nonnegative()),
   maxQueued: Int.pipe(MaxQueued),
+  pushRate: Int.pipe(z.number().nonnegative().max(1_000_000)),
   metricsPort: Int.pipe(z.number().min(-1).max(65535)),
   fault: z.enum(['crash-after-commit']).optional(),
 });
@@ -142,6 +151,7 @@ async function main(): Promise<void> {
       refreshMs: flags.refreshMs,
       recoveryMs: flags.recoveryMs,
       maxQueued: flags.maxQueued,
+      pushRate: flags.pushRate,
       ranking: rankings[flags.ranking](random),
       log,
       random,

@@ -23,14 +23,14 @@ afterEach(async () => {
 });
 
 async function serve(
-  maxQueued?: number,
+  limits: { maxQueued?: number; pushRate?: number } = {},
 ): Promise<{ server: DispatchServer; client: Client<DispatchMethods> }> {
   const server = await startDispatchServer({
     store: f.store,
     cells: [f.cell],
     refreshMs: 50,
     recoveryMs: 50,
-    maxQueued,
+    ...limits,
   });
   const client = dispatchClient(server.addr);
   cleanups.push(
@@ -234,7 +234,7 @@ describe('the Dispatch service', () => {
 
   it('refuses a PushText past the session’s queue bound with RESOURCE_EXHAUSTED and says why', async () => {
     await register('w1', 2);
-    const { client } = await serve(2);
+    const { client } = await serve({ maxQueued: 2 });
     const cell = f.cell;
     await client.call('createLive', { cell, session: 's1' });
     const push = (requestId: string) =>
@@ -246,6 +246,25 @@ describe('the Dispatch service', () => {
       details: 'session s1 has 2 inputs not yet released; retry later',
     });
     expect(await push('r1')).toEqual({ seq: 1, duplicate: true });
+  });
+
+  it('refuses a session’s PushText calls past its rate with RESOURCE_EXHAUSTED, writing nothing; other sessions go on', async () => {
+    await register('w1', 4);
+    const { client } = await serve({ pushRate: 2 });
+    const cell = f.cell;
+    for (const session of ['s1', 's2']) await client.call('createLive', { cell, session });
+    const push = (session: string, requestId: string) =>
+      client.call('pushText', { cell, session, requestId, text: 'hi' });
+    for (const r of ['r1', 'r2', 'r3', 'r4']) await push('s1', r); // a burst of twice the rate
+    const before = await dumpCell();
+    expect(await refusal(push('s1', 'r5'))).toEqual({
+      code: 'RESOURCE_EXHAUSTED',
+      details: 'session s1 sends more than 2 PushText calls a second; retry later',
+    });
+    expect(await dumpCell()).toEqual(before);
+    expect(await push('s2', 'r1')).toEqual({ seq: 1, duplicate: false });
+    await eventually(async () => (await push('s1', 'r5').catch(() => null)) !== null);
+    expect(await f.redis.lrange(cellKeys(cell).log('s1'), 0, -1)).toEqual(['r1', 'r2', 'r3', 'r4', 'r5']);
   });
 
   it('tells a move’s source and a closed session’s owner at their published address; a worker that does not answer fails nothing', async () => {

@@ -128,6 +128,8 @@ export interface DispatchServerOptions {
   afterCommit?: () => void;
   /** See DispatchCoreOptions.maxQueued. */
   maxQueued?: number;
+  /** See DispatchCoreOptions.pushRate. */
+  pushRate?: number;
 }
 
 export interface DispatchServer {
@@ -162,6 +164,7 @@ export async function startDispatchServer(o: DispatchServerOptions): Promise<Dis
     random: o.random,
     afterCommit: o.afterCommit,
     maxQueued: o.maxQueued,
+    pushRate: o.pushRate,
   });
   const recoveryMs = o.recoveryMs ?? 500;
   if (recoveryMs > 0) core.startRecovery(recoveryMs);
