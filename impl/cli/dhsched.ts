@@ -39,6 +39,7 @@ interface Globals {
   sink?: string;
   cell: string;
   deadlineMs: number;
+  apiKey?: string;
   json: boolean;
 }
 
@@ -70,6 +71,7 @@ export function program(): Command {
     )
     .option('--cell <id>', 'the cell', process.env['DHSCHED_CELL'] ?? 'default')
     .option('--deadline-ms <ms>', 'per-call deadline', int('--deadline-ms', 1), 10_000)
+    .option('--api-key <key>', 'the tenant’s API key (default: $DHSCHED_API_KEY)')
     .option('--json', 'print JSON lines', false)
     .showHelpAfterError()
     .exitOverride();
@@ -79,7 +81,7 @@ export function program(): Command {
     const addr = globals().dispatch ?? process.env['DHSCHED_DISPATCH'] ?? readState()?.dispatch[0];
     if (!addr)
       throw new Error('no Dispatch address: pass --dispatch, set DHSCHED_DISPATCH, or run `dhsched up`');
-    return dispatchClient(addr, globals().deadlineMs);
+    return dispatchClient(addr, globals().deadlineMs, globals().apiKey ?? process.env['DHSCHED_API_KEY']);
   };
   const run =
     <A extends unknown[]>(f: (c: Client<DispatchMethods>, ...args: A) => Promise<unknown>) =>

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { makeLogger } from '../common/log.js';
 import { serveMetrics } from '../common/metrics.js';
 import { RedisUrl, announceReady, connectRedis, onShutdown } from '../common/process.js';
+import { readApiKeys } from '../rpc/auth.js';
 import { Id, MaxQueued, Protocol } from '../store/schema.js';
 import { openStore } from '../store/steps.js';
 import { RankingName, rankings, seededRandom } from './ranking.js';
@@ -63,6 +64,13 @@ const program = new Command(NAME)
     ),
   )
   .addOption(
+    flag(
+      '--api-keys <file>',
+      'tenants, their API key digests and cells (JSON, see impl/rpc/auth.ts); absent: no authentication',
+      'DHSCHED_API_KEYS',
+    ),
+  )
+  .addOption(
     flag('--wait-replicas <n>', 'replicas that must acknowledge each write', 'DHSCHED_WAIT_REPLICAS', '0'),
   )
   .addOption(
@@ -105,6 +113,18 @@ const Flags = z.object({
   waitReplicas: Int.pipe(z.number().nonnegative()),
   maxQueued: Int.pipe(MaxQueued),
   pushRate: Int.pipe(z.number().nonnegative().max(1_000_000)),
+  apiKeys: z
+    .string()
+    .min(1)
+    .transform((file, ctx) => {
+      try {
+        return readApiKeys(file);
+      } catch (err) {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message: (err as Error).message });
+        return z.NEVER;
+      }
+    })
+    .optional(),
   metricsPort: Int.pipe(z.number().min(-1).max(65535)),
   fault: z.enum(['crash-after-commit']).optional(),
 });
@@ -137,6 +157,7 @@ async function main(): Promise<void> {
       `UNSAFE PROTOCOL ${flags.protocol}: a baseline without DHSched's fencing, for comparisons only`,
     );
   }
+  if (!flags.apiKeys) log.warn('no --api-keys: every client may use every cell');
   const seed = flags.seed ?? randomInt(2 ** 32);
   const random = seededRandom(seed);
   const redis = connectRedis(flags.redis);
@@ -152,6 +173,7 @@ async function main(): Promise<void> {
       recoveryMs: flags.recoveryMs,
       maxQueued: flags.maxQueued,
       pushRate: flags.pushRate,
+      apiKeys: flags.apiKeys,
       ranking: rankings[flags.ranking](random),
       log,
       random,

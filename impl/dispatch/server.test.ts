@@ -3,9 +3,11 @@
  * cell's keys untouched, and the fast-path calls to a worker's gRPC endpoint.
  */
 import * as grpc from '@grpc/grpc-js';
+import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { silentLogger } from '../common/log.js';
+import { digestOf } from '../rpc/auth.js';
 import { type Client, dispatchClient } from '../rpc/client.js';
 import { grpcCode } from '../rpc/errors.js';
 import { type DispatchMethods, type WorkerMethods, services } from '../rpc/proto.js';
@@ -13,7 +15,7 @@ import { listen, shutdown, unaryService } from '../rpc/server.js';
 import { cellKeys } from '../store/keys.js';
 import * as steps from '../store/steps.js';
 import { useStore } from '../test-support/redis.js';
-import { type DispatchServer, startDispatchServer } from './server.js';
+import { type DispatchServer, type DispatchServerOptions, startDispatchServer } from './server.js';
 
 const f = useStore();
 const LONG = 600_000;
@@ -23,14 +25,14 @@ afterEach(async () => {
 });
 
 async function serve(
-  limits: { maxQueued?: number; pushRate?: number } = {},
+  options: Partial<DispatchServerOptions> = {},
 ): Promise<{ server: DispatchServer; client: Client<DispatchMethods> }> {
   const server = await startDispatchServer({
     store: f.store,
     cells: [f.cell],
     refreshMs: 50,
     recoveryMs: 50,
-    ...limits,
+    ...options,
   });
   const client = dispatchClient(server.addr);
   cleanups.push(
@@ -265,6 +267,49 @@ describe('the Dispatch service', () => {
     expect(await push('s2', 'r1')).toEqual({ seq: 1, duplicate: false });
     await eventually(async () => (await push('s1', 'r5').catch(() => null)) !== null);
     expect(await f.redis.lrange(cellKeys(cell).log('s1'), 0, -1)).toEqual(['r1', 'r2', 'r3', 'r4', 'r5']);
+  });
+
+  it('with API keys: refuses a call without a known key and one for another tenant’s cell; never logs a key', async () => {
+    await register('w1', 2);
+    const keys = { mine: 'key-of-tenant-a-0123456789', theirs: 'key-of-tenant-b-9876543210' };
+    const sha = (key: string) => digestOf(key).toString('hex');
+    const lines: string[] = [];
+    const log = pino({ level: 'trace' }, { write: (line: string) => void lines.push(line) });
+    const apiKeys = {
+      tenants: [
+        { tenant: 'a', keySha256: sha(keys.mine), cells: [f.cell] },
+        { tenant: 'b', keySha256: sha(keys.theirs), cells: ['elsewhere'] },
+      ],
+    };
+    const { server, client: anonymous } = await serve({ apiKeys, log });
+    const as = (key: string) => {
+      const c = dispatchClient(server.addr, 10_000, key);
+      cleanups.push(() => c.close());
+      return c;
+    };
+    const cell = f.cell;
+    const before = await dumpCell();
+    expect(await refusal(anonymous.call('createLive', { cell, session: 's1' }))).toEqual({
+      code: 'UNAUTHENTICATED',
+      details: 'a valid API key is required (authorization: Bearer <key>)',
+    });
+    expect((await refusal(as('not-a-known-key-000000').call('listWorkers', { cell }))).code).toBe(
+      'UNAUTHENTICATED',
+    );
+    expect(await refusal(as(keys.theirs).call('createLive', { cell, session: 's1' }))).toEqual({
+      code: 'PERMISSION_DENIED',
+      details: `tenant b may not use cell ${cell}`,
+    });
+    expect(await dumpCell()).toEqual(before);
+    expect(await as(keys.mine).call('createLive', { cell, session: 's1' })).toMatchObject({
+      worker: 'w1',
+      epoch: 1,
+    });
+    expect(await refusal(as(keys.theirs).call('getSession', { cell, session: 's1' }))).toMatchObject({
+      code: 'PERMISSION_DENIED',
+    });
+    expect(lines.length).toBeGreaterThan(0);
+    for (const key of Object.values(keys)) expect(lines.join('\n')).not.toContain(key);
   });
 
   it('tells a move’s source and a closed session’s owner at their published address; a worker that does not answer fails nothing', async () => {

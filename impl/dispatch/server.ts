@@ -7,6 +7,7 @@ import * as grpc from '@grpc/grpc-js';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { silentLogger } from '../common/log.js';
+import { type ApiKeys, Authenticator } from '../rpc/auth.js';
 import { type DispatchMethods, services } from '../rpc/proto.js';
 import { type Schemas, listen, shutdown, unaryService } from '../rpc/server.js';
 import { Id, RequestId, Text } from '../store/schema.js';
@@ -90,7 +91,12 @@ export const schemas: Schemas<DispatchMethods> = {
   listWorkers: request(z.object({ cell: Cell })),
 };
 
-export function dispatchService(core: DispatchCore, log: Logger): grpc.UntypedServiceImplementation {
+/** The service; with `auth`, a call needs an API key of a tenant that owns the request's cell. */
+export function dispatchService(
+  core: DispatchCore,
+  log: Logger,
+  auth?: Authenticator,
+): grpc.UntypedServiceImplementation {
   return unaryService<DispatchMethods>(
     'Dispatch',
     schemas,
@@ -105,6 +111,7 @@ export function dispatchService(core: DispatchCore, log: Logger): grpc.UntypedSe
       listWorkers: (r) => core.listWorkers(r.cell),
     },
     log,
+    auth && ((metadata, request) => void auth.check(metadata, request.cell)),
   );
 }
 
@@ -130,6 +137,8 @@ export interface DispatchServerOptions {
   maxQueued?: number;
   /** See DispatchCoreOptions.pushRate. */
   pushRate?: number;
+  /** Tenants and their API keys; absent: every client may use every cell. */
+  apiKeys?: ApiKeys;
 }
 
 export interface DispatchServer {
@@ -169,7 +178,10 @@ export async function startDispatchServer(o: DispatchServerOptions): Promise<Dis
   const recoveryMs = o.recoveryMs ?? 500;
   if (recoveryMs > 0) core.startRecovery(recoveryMs);
   const server = new grpc.Server();
-  server.addService(leniently(services().Dispatch.service), dispatchService(core, log));
+  server.addService(
+    leniently(services().Dispatch.service),
+    dispatchService(core, log, o.apiKeys && new Authenticator(o.apiKeys)),
+  );
   const stopLoops = async () => {
     await core.stop();
     await loadView.stop();

@@ -1,5 +1,6 @@
 /** Typed unary calls with a deadline, over clients that proto-loader builds, cached per address. */
 import * as grpc from '@grpc/grpc-js';
+import { bearer } from './auth.js';
 import { type DispatchMethods, type MediaSinkUnaryMethods, type WorkerMethods, services } from './proto.js';
 
 type Methods = Record<string, [unknown, unknown]>;
@@ -36,8 +37,11 @@ function typed<M extends Methods>(raw: grpc.Client, addr: string, defaultDeadlin
 
 const channelOptions = { 'grpc.keepalive_time_ms': 10_000, 'grpc.enable_retries': 0 };
 
-export function dispatchClient(addr: string, deadlineMs = 10_000): Client<DispatchMethods> {
-  const raw = new (services().Dispatch)(addr, grpc.credentials.createInsecure(), channelOptions);
+/** A Dispatch client; with `apiKey`, every call carries it (see auth.ts). */
+export function dispatchClient(addr: string, deadlineMs = 10_000, apiKey?: string): Client<DispatchMethods> {
+  const options =
+    apiKey === undefined ? channelOptions : { ...channelOptions, interceptors: [bearer(apiKey)] };
+  const raw = new (services().Dispatch)(addr, grpc.credentials.createInsecure(), options);
   return typed(raw, addr, deadlineMs);
 }
 

@@ -12,11 +12,15 @@ type Methods = Record<string, [unknown, unknown]>;
 export type Schemas<M extends Methods> = { [K in keyof M]: z.ZodType<M[K][0], z.ZodTypeDef, unknown> };
 export type Handlers<M extends Methods> = { [K in keyof M]: (request: M[K][0]) => Promise<M[K][1]> };
 
+/** Runs before a valid request's handler; throws the refusal of a caller that may not make it. */
+export type Guard<M extends Methods> = (metadata: grpc.Metadata, request: M[keyof M][0]) => void;
+
 export function unaryService<M extends Methods>(
   service: string,
   schemas: Schemas<M>,
   handlers: Handlers<M>,
   log: Logger,
+  guard?: Guard<M>,
 ): grpc.UntypedServiceImplementation {
   const impl: grpc.UntypedServiceImplementation = {};
   for (const method of Object.keys(handlers) as (keyof M & string)[]) {
@@ -24,7 +28,10 @@ export function unaryService<M extends Methods>(
       const end = rpcDuration.startTimer({ service, method });
       const parsed = schemas[method].safeParse(call.request);
       const reply = parsed.success
-        ? handlers[method](parsed.data)
+        ? Promise.resolve(parsed.data).then((request) => {
+            guard?.(call.metadata, request);
+            return handlers[method](request);
+          })
         : Promise.reject<M[typeof method][1]>(parsed.error);
       reply.then(
         (value) => {
