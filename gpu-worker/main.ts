@@ -11,6 +11,7 @@ import { makeLogger } from '../impl/common/log.js';
 import { RedisUrl, announceReady, connectRedis, onShutdown } from '../impl/common/process.js';
 import { services } from '../impl/rpc/proto.js';
 import { listen, shutdown } from '../impl/rpc/server.js';
+import { serverCredentials, tlsFields, tlsOptions, withTls } from '../impl/rpc/tls.js';
 import { Id, Protocol } from '../impl/store/schema.js';
 import { openStore } from '../impl/store/steps.js';
 import { InferController } from './controller.js';
@@ -45,14 +46,16 @@ const Flags = z
     metricsPort: intFlag(-1, 65_535),
     protocol: Protocol,
     runtime: z.enum(['cpu-reference', 'null']),
+    ...tlsFields,
   })
   .refine((f) => f.heartbeatMs === undefined || f.heartbeatMs < f.leaseTtlMs, {
     path: ['heartbeatMs'],
     message: 'must be shorter than --lease-ttl-ms',
-  });
+  })
+  .transform(withTls);
 
 function program(): Command {
-  return new Command('worker')
+  const cli = new Command('worker')
     .description('A DHSched worker: claims, revalidates and runs session runtimes')
     .addOption(
       flag('--redis <url>', 'the store: redis://host:port or redis+cluster://h:p,h:p', 'DHSCHED_REDIS_URL'),
@@ -103,6 +106,8 @@ function program(): Command {
         'cpu-reference',
       ),
     );
+  for (const option of tlsOptions()) cli.addOption(option);
+  return cli;
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -126,7 +131,7 @@ async function main(argv: string[]): Promise<void> {
     : discardMedia;
   const metrics = await serveMetricsFlag(flags.listen, flags.metricsPort);
   const server = new grpc.Server();
-  const addr = await listen(server, flags.listen);
+  const addr = await listen(server, flags.listen, serverCredentials(flags.tls));
   const controller = new InferController({
     store,
     cell: flags.cell,

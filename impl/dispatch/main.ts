@@ -10,6 +10,7 @@ import { makeLogger } from '../common/log.js';
 import { serveMetrics } from '../common/metrics.js';
 import { RedisUrl, announceReady, connectRedis, onShutdown } from '../common/process.js';
 import { readApiKeys } from '../rpc/auth.js';
+import { tlsFields, tlsOptions, withTls } from '../rpc/tls.js';
 import { Id, MaxQueued, Protocol } from '../store/schema.js';
 import { openStore } from '../store/steps.js';
 import { RankingName, rankings, seededRandom } from './ranking.js';
@@ -86,48 +87,52 @@ const program = new Command(NAME)
   )
   .allowExcessArguments(false)
   .exitOverride();
+for (const option of tlsOptions()) program.addOption(option);
 
 const Int = z
   .string()
   .regex(/^-?[0-9]+$/, 'an integer')
   .transform(Number);
 
-const Flags = z.object({
-  redis: z.string({ required_error: 'required (or DHSCHED_REDIS_URL)' }).pipe(RedisUrl),
-  id: Id,
-  listen: z.string().regex(/^([A-Za-z0-9.-]+|\[[0-9A-Fa-f:]+\]):[0-9]{1,5}$/, 'an address is host:port'),
-  cells: z
-    .string()
-    .transform((list) => list.split(',').map((c) => c.trim()))
-    .pipe(z.array(Id).min(1)),
-  refreshMs: Int.pipe(z.number().positive()),
-  recoveryMs: Int.pipe(z.number().positive()),
-  ranking: RankingName,
-  seed: Int.pipe(
-    z
-      .number()
-      .nonnegative()
-      .max(2 ** 32 - 1),
-  ).optional(),
-  protocol: Protocol,
-  waitReplicas: Int.pipe(z.number().nonnegative()),
-  maxQueued: Int.pipe(MaxQueued),
-  pushRate: Int.pipe(z.number().nonnegative().max(1_000_000)),
-  apiKeys: z
-    .string()
-    .min(1)
-    .transform((file, ctx) => {
-      try {
-        return readApiKeys(file);
-      } catch (err) {
-        ctx.addIssue({ code: z.ZodIssueCode.custom, message: (err as Error).message });
-        return z.NEVER;
-      }
-    })
-    .optional(),
-  metricsPort: Int.pipe(z.number().min(-1).max(65535)),
-  fault: z.enum(['crash-after-commit']).optional(),
-});
+const Flags = z
+  .object({
+    redis: z.string({ required_error: 'required (or DHSCHED_REDIS_URL)' }).pipe(RedisUrl),
+    id: Id,
+    listen: z.string().regex(/^([A-Za-z0-9.-]+|\[[0-9A-Fa-f:]+\]):[0-9]{1,5}$/, 'an address is host:port'),
+    cells: z
+      .string()
+      .transform((list) => list.split(',').map((c) => c.trim()))
+      .pipe(z.array(Id).min(1)),
+    refreshMs: Int.pipe(z.number().positive()),
+    recoveryMs: Int.pipe(z.number().positive()),
+    ranking: RankingName,
+    seed: Int.pipe(
+      z
+        .number()
+        .nonnegative()
+        .max(2 ** 32 - 1),
+    ).optional(),
+    protocol: Protocol,
+    waitReplicas: Int.pipe(z.number().nonnegative()),
+    maxQueued: Int.pipe(MaxQueued),
+    pushRate: Int.pipe(z.number().nonnegative().max(1_000_000)),
+    apiKeys: z
+      .string()
+      .min(1)
+      .transform((file, ctx) => {
+        try {
+          return readApiKeys(file);
+        } catch (err) {
+          ctx.addIssue({ code: z.ZodIssueCode.custom, message: (err as Error).message });
+          return z.NEVER;
+        }
+      })
+      .optional(),
+    metricsPort: Int.pipe(z.number().min(-1).max(65535)),
+    fault: z.enum(['crash-after-commit']).optional(),
+    ...tlsFields,
+  })
+  .transform(withTls);
 type Flags = z.infer<typeof Flags>;
 
 function parseFlags(): Flags {
@@ -174,6 +179,7 @@ async function main(): Promise<void> {
       maxQueued: flags.maxQueued,
       pushRate: flags.pushRate,
       apiKeys: flags.apiKeys,
+      workerTls: flags.tls,
       ranking: rankings[flags.ranking](random),
       log,
       random,

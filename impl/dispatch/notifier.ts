@@ -9,6 +9,7 @@
 import type { Logger } from 'pino';
 import { ClientPool, type Client, workerClient } from '../rpc/client.js';
 import type { WorkerMethods } from '../rpc/proto.js';
+import type { Tls } from '../rpc/tls.js';
 import type { LoadView } from './load-view.js';
 import { workerNotifications } from './metrics.js';
 
@@ -25,11 +26,13 @@ export interface WorkerNotifierOptions {
   loadView: LoadView;
   log: Logger;
   deadlineMs?: number;
+  /** Mutual TLS to the workers; absent: plaintext. */
+  tls?: Tls;
 }
 
 /** Calls workers over gRPC at the address their lease publishes; workers without one are skipped. */
 export class WorkerNotifier implements Notifier {
-  private readonly pool = new ClientPool<Client<WorkerMethods>>((addr) => workerClient(addr));
+  private readonly pool: ClientPool<Client<WorkerMethods>>;
   private readonly loadView: LoadView;
   private readonly log: Logger;
   private readonly deadlineMs: number;
@@ -38,6 +41,7 @@ export class WorkerNotifier implements Notifier {
     this.loadView = o.loadView;
     this.log = o.log;
     this.deadlineMs = o.deadlineMs ?? 1000;
+    this.pool = new ClientPool((addr) => workerClient(addr, undefined, o.tls));
   }
 
   notify<K extends NotifyMethod>(

@@ -8,12 +8,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { silentLogger } from '../common/log.js';
 import { digestOf } from '../rpc/auth.js';
-import { type Client, dispatchClient } from '../rpc/client.js';
+import { type Client, dispatchClient, workerClient } from '../rpc/client.js';
 import { grpcCode } from '../rpc/errors.js';
 import { type DispatchMethods, type WorkerMethods, services } from '../rpc/proto.js';
 import { listen, shutdown, unaryService } from '../rpc/server.js';
+import { serverCredentials } from '../rpc/tls.js';
 import { cellKeys } from '../store/keys.js';
 import * as steps from '../store/steps.js';
+import { makeCerts } from '../test-support/certs.js';
 import { useStore } from '../test-support/redis.js';
 import { type DispatchServer, type DispatchServerOptions, startDispatchServer } from './server.js';
 
@@ -361,5 +363,54 @@ describe('the Dispatch service', () => {
       worker: 'w1',
       created: true,
     });
+  });
+
+  it('over mutual TLS: a worker that requires it hears a Dispatch holding the CA’s certificate, and no other client', async () => {
+    const { worker, dispatch } = makeCerts(['worker', 'dispatch']);
+    const rogue = makeCerts(['dispatch']).dispatch; // signed by another CA
+    const revoked: unknown[] = [];
+    const fake = new grpc.Server();
+    const any = z.any();
+    const answer = async (request: unknown) => (
+      revoked.push(request),
+      { state: 'stopped' as const, epoch: 0, cursor: 0 }
+    );
+    fake.addService(
+      services().Worker.service,
+      unaryService<Pick<WorkerMethods, 'revoke' | 'stop'>>(
+        'Worker',
+        { revoke: any, stop: any },
+        { revoke: answer, stop: answer },
+        silentLogger,
+      ),
+    );
+    const addr = await listen(fake, '127.0.0.1:0', serverCredentials(worker));
+    cleanups.push(() => shutdown(fake, 100));
+    await register('w1', 2, addr);
+    await register('w2', 2, addr);
+    const { client } = await serve({ workerTls: dispatch });
+    const cell = f.cell;
+    await client.call('createLive', { cell, session: 's1' });
+    await client.call('migrate', { cell, session: 's1', target: 'w2', fromEpoch: 1 });
+    await eventually(() => revoked.length === 1);
+    expect(revoked).toEqual([{ cell, session: 's1', epoch: 1 }]);
+
+    const ref = { cell, session: 's1', epoch: 1 };
+    const noClientCert = new (services().Worker)(addr, grpc.credentials.createSsl(dispatch.ca));
+    cleanups.push(() => noClientCert.close());
+    const refusedBy = async (c: Client<WorkerMethods>) => {
+      cleanups.push(() => c.close());
+      return refusal(c.call('revoke', ref));
+    };
+    expect((await refusedBy(workerClient(addr, 2000))).code).toBe('UNAVAILABLE');
+    expect((await refusedBy(workerClient(addr, 2000, rogue))).code).toBe('UNAVAILABLE');
+    type Revoke = {
+      revoke(r: unknown, o: grpc.CallOptions, done: (err: grpc.ServiceError | null) => void): void;
+    };
+    const bare = await new Promise<grpc.ServiceError | null>((resolve) =>
+      (noClientCert as unknown as Revoke).revoke(ref, { deadline: Date.now() + 2000 }, resolve),
+    );
+    expect(bare?.code).toBe(grpc.status.UNAVAILABLE);
+    expect(revoked).toHaveLength(1);
   });
 });

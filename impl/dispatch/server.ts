@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { silentLogger } from '../common/log.js';
 import { type ApiKeys, Authenticator } from '../rpc/auth.js';
 import { type DispatchMethods, services } from '../rpc/proto.js';
+import type { Tls } from '../rpc/tls.js';
 import { type Schemas, listen, shutdown, unaryService } from '../rpc/server.js';
 import { Id, RequestId, Text } from '../store/schema.js';
 import type { Store } from '../store/steps.js';
@@ -139,6 +140,8 @@ export interface DispatchServerOptions {
   pushRate?: number;
   /** Tenants and their API keys; absent: every client may use every cell. */
   apiKeys?: ApiKeys;
+  /** Mutual TLS to the workers; absent: plaintext. */
+  workerTls?: Tls;
 }
 
 export interface DispatchServer {
@@ -161,7 +164,7 @@ export async function startDispatchServer(o: DispatchServerOptions): Promise<Dis
   });
   await loadView.refreshAll();
   loadView.start();
-  const notifier = new WorkerNotifier({ loadView, log });
+  const notifier = new WorkerNotifier({ loadView, log, tls: o.workerTls });
   const core = new DispatchCore({
     store: o.store,
     id: o.id ?? `dispatch-${process.pid}`,

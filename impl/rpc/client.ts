@@ -1,6 +1,7 @@
 /** Typed unary calls with a deadline, over clients that proto-loader builds, cached per address. */
 import * as grpc from '@grpc/grpc-js';
 import { bearer } from './auth.js';
+import { type Tls, channelCredentials } from './tls.js';
 import { type DispatchMethods, type MediaSinkUnaryMethods, type WorkerMethods, services } from './proto.js';
 
 type Methods = Record<string, [unknown, unknown]>;
@@ -45,8 +46,9 @@ export function dispatchClient(addr: string, deadlineMs = 10_000, apiKey?: strin
   return typed(raw, addr, deadlineMs);
 }
 
-export function workerClient(addr: string, deadlineMs = 2_000): Client<WorkerMethods> {
-  const raw = new (services().Worker)(addr, grpc.credentials.createInsecure(), channelOptions);
+/** A Worker client; with `tls`, over mutual TLS (see tls.ts). */
+export function workerClient(addr: string, deadlineMs = 2_000, tls?: Tls): Client<WorkerMethods> {
+  const raw = new (services().Worker)(addr, channelCredentials(tls), channelOptions);
   return typed(raw, addr, deadlineMs);
 }
 

@@ -52,12 +52,14 @@ export function unaryService<M extends Methods>(
 }
 
 /** Binds the server to host:port (port 0: a free one) and returns the address it listens on. */
-export function listen(server: grpc.Server, hostPort: string): Promise<string> {
+export function listen(
+  server: grpc.Server,
+  hostPort: string,
+  credentials = grpc.ServerCredentials.createInsecure(),
+): Promise<string> {
   const host = hostPort.slice(0, hostPort.lastIndexOf(':'));
   return new Promise((resolve, reject) => {
-    server.bindAsync(hostPort, grpc.ServerCredentials.createInsecure(), (err, port) =>
-      err ? reject(err) : resolve(`${host}:${port}`),
-    );
+    server.bindAsync(hostPort, credentials, (err, port) => (err ? reject(err) : resolve(`${host}:${port}`)));
   });
 }
 

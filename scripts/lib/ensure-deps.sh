@@ -16,8 +16,9 @@ set -euo pipefail
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 
 # Debian packages the project needs, as "package:command-it-provides".
-# redis-server: tests start their own private server on a free port (nothing is started here).
-DEBIAN_PACKAGES=("redis-server:redis-server")
+# redis-server: tests start their own private server on a free port (nothing is started here);
+# openssl: the mutual-TLS tests make their certificates with it.
+DEBIAN_PACKAGES=("redis-server:redis-server" "openssl:openssl")
 
 NODE_MODULES_STAMP="$REPO_ROOT/node_modules/.stamp"
 BUILD_STAMP="$REPO_ROOT/dist/.build-stamp"
