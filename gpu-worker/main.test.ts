@@ -55,6 +55,19 @@ describe('the processes', () => {
     expect(sink.stderr()).toMatch(/--metrics-port/);
   });
 
+  it('times its lease on its own clock, skewed by --clock-skew-ms', async () => {
+    const hour = 3_600_000;
+    const worker = start('gpu-worker/main.ts', [
+      ...['--redis', `redis://${f.server.host}:${f.server.port}`, '--cell', f.cell, '--id', 'w1'],
+      ...['--runtime', 'null'],
+      ...['--lease-ttl-ms', '1000', '--clock-skew-ms', String(hour)],
+    ]);
+    await worker.ready();
+    const { expiresAt } = await inCell(f.store, f.cell).worker('w1', Date.now());
+    expect(expiresAt).toBeGreaterThan(Date.now() + hour);
+    expect(expiresAt).toBeLessThan(Date.now() + hour + 1000 + 1);
+  });
+
   it('serve: the worker registers its address, frames reach the sink, SIGTERM stops both', async () => {
     const sink = start('gpu-worker/media/main.ts', ['--id', 'sink1']);
     const sinkReady = await sink.ready();

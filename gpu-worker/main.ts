@@ -46,6 +46,7 @@ const Flags = z
     metricsPort: intFlag(-1, 65_535),
     protocol: Protocol,
     runtime: z.enum(['cpu-reference', 'null']),
+    clockSkewMs: intFlag(-DAY_MS, DAY_MS),
     ...tlsFields,
   })
   .refine((f) => f.heartbeatMs === undefined || f.heartbeatMs < f.leaseTtlMs, {
@@ -105,6 +106,14 @@ function program(): Command {
         'DHSCHED_RUNTIME',
         'cpu-reference',
       ),
+    )
+    .addOption(
+      flag(
+        '--clock-skew-ms <ms>',
+        'added to this process’s clock, which times its lease (fault injection: a skewed host)',
+        'DHSCHED_CLOCK_SKEW_MS',
+        '0',
+      ),
     );
   for (const option of tlsOptions()) cli.addOption(option);
   return cli;
@@ -145,6 +154,7 @@ async function main(argv: string[]): Promise<void> {
     backend,
     publisher,
     log,
+    now: () => Date.now() + flags.clockSkewMs,
   });
   server.addService(services().Worker.service, workerService(controller, log));
   let stopping = false;
