@@ -10,9 +10,8 @@
 import { randomInt } from 'node:crypto';
 import { Command, CommanderError, Option } from 'commander';
 import { z } from 'zod';
-import { type RunResult, runScenario, scenarioOf } from '../conformance/validate/runs.js';
+import { runSeeds } from '../conformance/validate/runs.js';
 import { describeRejection } from '../conformance/validate/validate.js';
-import { startRedis } from '../impl/ops/redis-server.js';
 
 const Count = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 const Flags = z.object({
@@ -46,50 +45,37 @@ async function main(): Promise<number> {
   const first = parsed.data.seed ?? randomInt(2 ** 31 - runs);
   console.log(`trace validation: ${runs} runs from seed ${first}, ${parallel} at a time`);
   const started = Date.now();
-  const redis = await startRedis();
   /** errors: runs that could not be run or whose trace could not be read as one (named, and failing). */
   const totals = { runs: 0, events: 0, accepted: 0, errors: 0 };
   /** Trace entries by kind, over every run: what the runs exercised. */
   const kinds: Record<string, number> = {};
   let firstFailingSeed: number | null = null;
-  let next = 0;
-  const lane = async () => {
-    for (let k = next++; k < runs; k = next++) {
-      const seed = first + k;
-      const failed = () => {
-        if (firstFailingSeed === null || seed < firstFailingSeed) firstFailingSeed = seed;
-      };
-      let r: RunResult;
-      try {
-        r = await runScenario(`redis://${redis.host}:${redis.port}`, scenarioOf(seed), `tv${seed}`);
-      } catch (err) {
-        totals.errors++;
-        failed();
-        console.log(`seed ${seed}: error: ${err instanceof Error ? err.message : String(err)}`);
-        continue;
-      }
-      const v = r.verdict;
-      totals.runs++;
-      totals.events += v.events;
-      totals.accepted += v.accepted;
-      for (const e of r.trace) kinds[e.kind] = (kinds[e.kind] ?? 0) + 1;
-      console.log(
-        `seed ${seed}: ${v.accepted}/${v.events} events accepted, ${v.hidden} hidden steps, ${v.widest} states at most, ` +
-          `${r.failedCalls} client calls refused, ${r.seconds.toFixed(1)} s`,
-      );
-      if (v.rejection) {
-        failed();
-        console.log(describeRejection(v.rejection));
-        console.log(`  scenario: ${JSON.stringify(r.scenario)}`);
-        console.log(`  logs: ${r.logDir}`);
-      }
+  await runSeeds({ first, runs, parallel, cellPrefix: 'tv' }, (seed, r) => {
+    const failed = () => {
+      if (firstFailingSeed === null || seed < firstFailingSeed) firstFailingSeed = seed;
+    };
+    if ('error' in r) {
+      totals.errors++;
+      failed();
+      console.log(`seed ${seed}: error: ${r.error instanceof Error ? r.error.message : String(r.error)}`);
+      return;
     }
-  };
-  try {
-    await Promise.all(Array.from({ length: Math.min(parallel, runs) }, lane));
-  } finally {
-    await redis.stop();
-  }
+    const v = r.verdict;
+    totals.runs++;
+    totals.events += v.events;
+    totals.accepted += v.accepted;
+    for (const e of r.trace) kinds[e.kind] = (kinds[e.kind] ?? 0) + 1;
+    console.log(
+      `seed ${seed}: ${v.accepted}/${v.events} events accepted, ${v.hidden} hidden steps, ${v.widest} states at most, ` +
+        `${r.failedCalls} client calls refused, ${r.seconds.toFixed(1)} s`,
+    );
+    if (v.rejection) {
+      failed();
+      console.log(describeRejection(v.rejection));
+      console.log(`  scenario: ${JSON.stringify(r.scenario)}`);
+      console.log(`  logs: ${r.logDir}`);
+    }
+  });
   const share = totals.events === 0 ? 1 : totals.accepted / totals.events;
   console.log(
     JSON.stringify({

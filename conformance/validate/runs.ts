@@ -1,11 +1,13 @@
 /**
- * Randomized real runs for trace validation: fast-check draws a scenario (concurrent clients creating
- * sessions, pushing text with retries, migrating and closing them; worker SIGKILLs with a restart, worker
- * SIGSTOP/SIGCONT pauses shorter or longer than the lease, Dispatch replicas killed, one killed right
- * after a commit, drains), which runs against a fresh system of real processes (launchSystem: Dispatch
- * replicas and Workers over gRPC) on a fresh, traced cell of a shared redis-server. The cell's trace is
- * then validated against the spec (validate.ts). A run is reproducible from its seed as a scenario; the
- * interleaving is the machine's.
+ * Randomized real runs for trace validation and fault injection: fast-check draws a scenario (concurrent
+ * clients creating sessions, pushing text with retries, migrating and closing them; worker SIGKILLs with a
+ * restart, worker SIGSTOP/SIGCONT pauses shorter or longer than the lease, a worker's Redis link
+ * partitioned or slowed (each worker reaches Redis through its own FaultProxy), a worker restarted on a
+ * skewed clock, Dispatch replicas killed, one killed right after a commit, drains), which runs against a
+ * fresh system of real processes (launchSystem: Dispatch replicas and Workers over gRPC) on a fresh,
+ * traced cell of a shared redis-server. The cell's trace is then validated against the spec
+ * (validate.ts) and judged by the history checker (impl/ops/history.ts). A run is reproducible from its
+ * seed as a scenario; the interleaving is the machine's.
  */
 import fs from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -15,11 +17,17 @@ import { type System, type SystemOptions, launchSystem } from '../../impl/ops/la
 import type { ProcessHandle } from '../../impl/ops/processes.js';
 import { type Client, dispatchClient } from '../../impl/rpc/client.js';
 import type { DispatchMethods } from '../../impl/rpc/proto.js';
+import { FaultProxy } from '../../impl/ops/faults/proxy.js';
+import { startRedis } from '../../impl/ops/redis-server.js';
+import { type HistorySummary, checkHistory } from '../../impl/ops/history.js';
+import type { Protocol } from '../../impl/store/schema.js';
 import { type TraceEntry, configureCell, openStore, readTrace } from '../../impl/store/steps.js';
 import { type RunInfo, type Verdict, validateTrace } from './validate.js';
 
 /** Timings short enough that leases lapse and recovery runs within a run of a few seconds. */
 const TIMINGS = { leaseTtlMs: 400, refreshMs: 100, recoveryMs: 150, sweepMs: 150 };
+/** How long a run's end waits for its inputs to be released: past it, those left count as unreleased. */
+const SETTLE_MS = 10_000;
 
 type ClientOp =
   | { op: 'create'; s: number }
@@ -31,6 +39,9 @@ type ClientOp =
 type FaultOp =
   | { op: 'kill-worker'; w: number; downMs: number }
   | { op: 'pause-worker'; w: number; ms: number }
+  | { op: 'partition-worker'; w: number; ms: number }
+  | { op: 'delay-worker'; w: number; delayMs: number; ms: number }
+  | { op: 'skew-worker'; w: number; skewMs: number }
   | { op: 'kill-dispatcher'; d: number }
   | { op: 'crash-after-commit'; s: number }
   | { op: 'drain'; w: number };
@@ -97,6 +108,31 @@ export const scenarios: fc.Arbitrary<Scenario> = fc
       },
       {
         arbitrary: fc.record({
+          op: fc.constant('partition-worker' as const),
+          w,
+          ms: fc.integer({ min: 100, max: 1200 }),
+        }),
+        weight: 3,
+      },
+      {
+        arbitrary: fc.record({
+          op: fc.constant('delay-worker' as const),
+          w,
+          delayMs: fc.integer({ min: 20, max: 600 }),
+          ms: fc.integer({ min: 100, max: 1200 }),
+        }),
+        weight: 2,
+      },
+      {
+        arbitrary: fc.record({
+          op: fc.constant('skew-worker' as const),
+          w,
+          skewMs: fc.integer({ min: -1200, max: 1200 }),
+        }),
+        weight: 2,
+      },
+      {
+        arbitrary: fc.record({
           op: fc.constant('kill-dispatcher' as const),
           d: fc.integer({ min: 1, max: size.dispatchers }),
         }),
@@ -126,7 +162,9 @@ export const scenarios: fc.Arbitrary<Scenario> = fc
         // the workers neither killed nor drained can host every session: recovery always has room
         .filter((faults) => {
           const out = new Set(
-            faults.flatMap(({ fault: f }) => (f.op === 'kill-worker' || f.op === 'drain' ? [f.w] : [])),
+            faults.flatMap(({ fault: f }) =>
+              f.op === 'kill-worker' || f.op === 'skew-worker' || f.op === 'drain' ? [f.w] : [],
+            ),
           );
           return (size.workers - out.size) * size.capacity >= size.sessions;
         }),
@@ -141,6 +179,8 @@ export function scenarioOf(seed: number): Scenario {
 export interface RunResult {
   scenario: Scenario;
   verdict: Verdict;
+  /** The history checker on the trace: every input of a session still live released once, in order, by its owner. */
+  history: HistorySummary;
   trace: TraceEntry[];
   /** Client calls that failed (refused, or their replica was killed): expected, counted. */
   failedCalls: number;
@@ -163,19 +203,32 @@ export async function runScenario(
   options: Pick<SystemOptions, 'protocol' | 'extraArgs'> = {},
 ): Promise<RunResult> {
   const started = Date.now();
+  const target = new URL(redisUrl);
+  const proxies = new Map<string, FaultProxy>();
+  for (let i = 1; i <= scenario.workers; i++) {
+    proxies.set(workerId(i), await FaultProxy.start({ host: target.hostname, port: Number(target.port) }));
+  }
+  const workerArgs = Object.fromEntries(
+    [...proxies].map(([id, proxy]) => [id, ['--redis', `redis://127.0.0.1:${proxy.port}`]]),
+  );
   const system = await launchSystem({
     redisUrl,
     cell,
     workers: scenario.workers,
     dispatchers: scenario.dispatchers,
     capacity: scenario.capacity,
+    workerArgs,
     ...TIMINGS,
     ...options,
+  }).catch(async (err: unknown) => {
+    for (const p of proxies.values()) await p.close();
+    throw err;
   });
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
   const store = openStore(redis);
-  const exercise = new Exercise(system, cell);
+  const exercise = new Exercise(system, cell, proxies);
   let trace: TraceEntry[] = [];
+  let appended = new Map<string, number>();
   try {
     // the workers have registered (Init: every worker live, no session): trace from here on
     await configureCell(store, { cell, audit: true, trace: true });
@@ -183,11 +236,12 @@ export async function runScenario(
       ...scenario.clients.map((lane) => exercise.client(lane)),
       ...scenario.faults.map(({ afterMs, fault }) => sleep(afterMs).then(() => exercise.fault(fault))),
     ]);
-    await exercise.settle(scenario.sessions);
+    appended = await exercise.settle(scenario.sessions);
     trace = await readTrace(store, { cell });
   } finally {
     exercise.close();
     await system.stop();
+    for (const p of proxies.values()) await p.close();
     await redis.quit();
   }
   const run: RunInfo = {
@@ -196,15 +250,44 @@ export async function runScenario(
     capacity: scenario.capacity,
   };
   const verdict = validateTrace(trace, run);
-  if (!verdict.rejection) fs.rmSync(system.logDir, { recursive: true, force: true });
+  const history = checkHistory(trace, appended, new Map(run.workers.map((w) => [w, scenario.capacity])));
+  if (!verdict.rejection && history.violations.length === 0)
+    fs.rmSync(system.logDir, { recursive: true, force: true });
   return {
     scenario,
     verdict,
+    history,
     trace,
     failedCalls: exercise.failed,
     logDir: system.logDir,
     seconds: (Date.now() - started) / 1000,
   };
+}
+
+/**
+ * Runs the scenarios of seeds first .. first + runs - 1, `parallel` at a time, each on its own cell
+ * (`<cellPrefix><seed>`) of one private redis-server; `done` gets each run's result, or why it could
+ * not be run.
+ */
+export async function runSeeds(
+  o: { first: number; runs: number; parallel: number; cellPrefix: string; protocol?: Protocol },
+  done: (seed: number, r: RunResult | { error: unknown }) => void,
+): Promise<void> {
+  const redis = await startRedis();
+  let next = 0;
+  const lane = async () => {
+    for (let k = next++; k < o.runs; k = next++) {
+      const seed = o.first + k;
+      const url = `redis://${redis.host}:${redis.port}`;
+      const run = runScenario(url, scenarioOf(seed), `${o.cellPrefix}${seed}`, { protocol: o.protocol });
+      done(seed, await run.catch((error: unknown) => ({ error })));
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.min(o.parallel, o.runs) }, lane));
+  } finally {
+    await redis.stop();
+  }
 }
 
 /** Drives one system: client calls through any live replica, and faults. */
@@ -225,6 +308,7 @@ class Exercise {
   constructor(
     private readonly system: System,
     private readonly cell: string,
+    private readonly proxies: ReadonlyMap<string, FaultProxy>,
   ) {
     this.started = system.dispatchers.length;
   }
@@ -265,21 +349,9 @@ class Exercise {
 
   async fault(f: FaultOp): Promise<void> {
     switch (f.op) {
-      case 'kill-worker': {
-        // one process per worker id at a time (the spec's worker is one process): a worker already down
-        // is not killed again, so it is not started twice either
-        const id = workerId(f.w);
-        if (this.down.has(id)) return;
-        this.down.add(id);
-        const handle = this.process(id);
-        handle.signal('SIGKILL');
-        await handle.exited;
-        await sleep(f.downMs);
-        // the same worker comes back: it registers once its lease has lapsed and its sessions moved
-        await this.system.addWorker(id).catch(() => this.failed++);
-        this.down.delete(id);
+      case 'kill-worker':
+        await this.restart(workerId(f.w), f.downMs);
         return;
-      }
       case 'pause-worker': {
         const handle = this.process(workerId(f.w));
         handle.signal('SIGSTOP');
@@ -287,6 +359,24 @@ class Exercise {
         handle.signal('SIGCONT');
         return;
       }
+      case 'partition-worker': {
+        // what the worker sends is held, then delivered in order when the link heals
+        const proxy = this.proxies.get(workerId(f.w))!;
+        proxy.partition();
+        await sleep(f.ms);
+        proxy.heal();
+        return;
+      }
+      case 'delay-worker': {
+        const proxy = this.proxies.get(workerId(f.w))!;
+        proxy.delayMs = f.delayMs;
+        await sleep(f.ms);
+        proxy.delayMs = 0;
+        return;
+      }
+      case 'skew-worker':
+        await this.restart(workerId(f.w), 0, ['--clock-skew-ms', String(f.skewMs)]);
+        return;
       case 'kill-dispatcher': {
         const victim = this.live()[f.d - 1];
         if (!victim) return;
@@ -314,23 +404,43 @@ class Exercise {
     }
   }
 
-  /** Waits until every live session is claimed and has released what was appended (at most 4 s). */
-  async settle(sessions: number): Promise<void> {
-    const deadline = Date.now() + 4000;
+  /**
+   * SIGKILL, then the same worker id again after `downMs` (with `extra` flags): it registers once its
+   * lease has lapsed. One process per worker id at a time (the spec's worker is one process): a worker
+   * already down is not killed again, so it is not started twice either.
+   */
+  private async restart(id: string, downMs: number, extra: string[] = []): Promise<void> {
+    if (this.down.has(id)) return;
+    this.down.add(id);
+    const handle = this.process(id);
+    handle.signal('SIGKILL');
+    await handle.exited;
+    await sleep(downMs);
+    await this.system.addWorker(id, extra).catch(() => this.failed++);
+    this.down.delete(id);
+  }
+
+  /**
+   * Waits until every live session is claimed and has released what was appended (at most 4 s); returns,
+   * per session still live, how many inputs were appended (each must have been released).
+   */
+  async settle(sessions: number): Promise<Map<string, number>> {
+    const deadline = Date.now() + SETTLE_MS;
     const cell = this.cell;
     const ids = Array.from({ length: sessions }, (_, i) => sessionId(i + 1));
-    while (Date.now() < deadline) {
+    for (;;) {
       const d = this.dispatch();
       const states = await Promise.all(
         ids.map((session) => d.call('getSession', { cell, session }).catch(() => null)),
       );
+      const live = ids.filter((_, i) => states[i] && states[i].phase !== 'closed');
       const busy = states.some(
         (s, i) =>
           s !== null &&
           s.phase !== 'closed' &&
           (s.phase !== 'claimed' || s.releasedSeq < (this.appended.get(ids[i]!) ?? 0)),
       );
-      if (!busy) return;
+      if (!busy || Date.now() > deadline) return new Map(live.map((s) => [s, this.appended.get(s) ?? 0]));
       await sleep(100);
     }
   }

@@ -26,6 +26,8 @@ export const SystemOptions = z.object({
   protocol: Protocol.default('dhsched'),
   /** Each process's pino log goes to <logDir>/<id>.log. */
   logDir: z.string().default(() => fs.mkdtempSync(path.join(os.tmpdir(), 'dhsched-logs-'))),
+  /** Extra flags of one worker id, after its role's, each time it starts (e.g. its own --redis, a proxy). */
+  workerArgs: z.record(z.array(z.string())).default({}),
   /** Extra flags per role, e.g. a fault to inject into one replica. */
   extraArgs: z
     .object({ dispatch: z.array(z.string()), worker: z.array(z.string()) })
@@ -72,6 +74,7 @@ export async function launchSystem(options: SystemOptions = {}): Promise<System>
         ...['--lease-ttl-ms', String(o.leaseTtlMs), '--sweep-ms', String(o.sweepMs)],
         ...['--sink', sink.addr, '--protocol', o.protocol],
         ...(o.extraArgs.worker ?? []),
+        ...(o.workerArgs[id] ?? []),
         ...extra,
       ]);
     const addDispatcher = (id: string, extra: string[] = []) =>
