@@ -11,8 +11,9 @@
  */
 import fs from 'node:fs';
 import { randomInt } from 'node:crypto';
-import { Command, CommanderError, Option } from 'commander';
+import { Command, Option } from 'commander';
 import { z } from 'zod';
+import { scriptFlags } from './lib/flags.js';
 import { runSeeds } from '../conformance/validate/runs.js';
 import { describeRejection } from '../conformance/validate/validate.js';
 import type { ViolationKind } from '../impl/ops/history.js';
@@ -53,20 +54,10 @@ const emptyRow = (): Row => ({
 });
 
 async function main(): Promise<number> {
-  try {
-    program.parse();
-  } catch (err) {
-    // commander has printed why; --help exits 0
-    return err instanceof CommanderError && err.exitCode === 0 ? 0 : 2;
-  }
-  const parsed = Flags.safeParse(program.opts());
-  if (!parsed.success) {
-    for (const i of parsed.error.issues)
-      process.stderr.write(`faults: --${String(i.path[0])}: ${i.message}\n`);
-    return 2;
-  }
-  const { runs, parallel, out, protocol } = parsed.data;
-  const first = parsed.data.seed ?? randomInt(2 ** 31 - runs);
+  const parsed = scriptFlags(program, Flags);
+  if (typeof parsed === 'number') return parsed;
+  const { runs, parallel, out, protocol } = parsed;
+  const first = parsed.seed ?? randomInt(2 ** 31 - runs);
   console.log(`fault injection: ${protocol}, ${runs} runs from seed ${first}, ${parallel} at a time`);
   const started = Date.now();
   const total = emptyRow();

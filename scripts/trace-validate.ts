@@ -8,8 +8,9 @@
  * Usage: node dist/scripts/trace-validate.js [--runs N] [--seed S] [--parallel P]
  */
 import { randomInt } from 'node:crypto';
-import { Command, CommanderError, Option } from 'commander';
+import { Command, Option } from 'commander';
 import { z } from 'zod';
+import { scriptFlags } from './lib/flags.js';
 import { runSeeds } from '../conformance/validate/runs.js';
 import { describeRejection } from '../conformance/validate/validate.js';
 
@@ -29,20 +30,10 @@ const program = new Command('trace-validate')
   .exitOverride();
 
 async function main(): Promise<number> {
-  try {
-    program.parse();
-  } catch (err) {
-    // commander has printed why; --help exits 0
-    return err instanceof CommanderError && err.exitCode === 0 ? 0 : 2;
-  }
-  const parsed = Flags.safeParse(program.opts());
-  if (!parsed.success) {
-    for (const i of parsed.error.issues)
-      process.stderr.write(`trace-validate: --${String(i.path[0])}: ${i.message}\n`);
-    return 2;
-  }
-  const { runs, parallel } = parsed.data;
-  const first = parsed.data.seed ?? randomInt(2 ** 31 - runs);
+  const parsed = scriptFlags(program, Flags);
+  if (typeof parsed === 'number') return parsed;
+  const { runs, parallel } = parsed;
+  const first = parsed.seed ?? randomInt(2 ** 31 - runs);
   console.log(`trace validation: ${runs} runs from seed ${first}, ${parallel} at a time`);
   const started = Date.now();
   /** errors: runs that could not be run or whose trace could not be read as one (named, and failing). */

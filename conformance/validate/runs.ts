@@ -57,6 +57,12 @@ export interface Scenario {
   faults: { afterMs: number; fault: FaultOp }[];
 }
 
+/** fc.oneof's weighted choice of a record of these fields. */
+const weighted = <T extends object>(weight: number, fields: { [K in keyof T]: fc.Arbitrary<T[K]> }) => ({
+  weight,
+  arbitrary: fc.record(fields),
+});
+
 export const scenarios: fc.Arbitrary<Scenario> = fc
   .record({
     workers: fc.integer({ min: 2, max: 3 }),
@@ -89,57 +95,28 @@ export const scenarios: fc.Arbitrary<Scenario> = fc
         weight: 1,
       },
     );
+    const ms = fc.integer({ min: 100, max: 1200 });
     const fault: fc.Arbitrary<FaultOp> = fc.oneof(
-      {
-        arbitrary: fc.record({
-          op: fc.constant('kill-worker' as const),
-          w,
-          downMs: fc.integer({ min: 100, max: 1200 }),
-        }),
-        weight: 3,
-      },
-      {
-        arbitrary: fc.record({
-          op: fc.constant('pause-worker' as const),
-          w,
-          ms: fc.integer({ min: 100, max: 1200 }),
-        }),
-        weight: 3,
-      },
-      {
-        arbitrary: fc.record({
-          op: fc.constant('partition-worker' as const),
-          w,
-          ms: fc.integer({ min: 100, max: 1200 }),
-        }),
-        weight: 3,
-      },
-      {
-        arbitrary: fc.record({
-          op: fc.constant('delay-worker' as const),
-          w,
-          delayMs: fc.integer({ min: 20, max: 600 }),
-          ms: fc.integer({ min: 100, max: 1200 }),
-        }),
-        weight: 2,
-      },
-      {
-        arbitrary: fc.record({
-          op: fc.constant('skew-worker' as const),
-          w,
-          skewMs: fc.integer({ min: -1200, max: 1200 }),
-        }),
-        weight: 2,
-      },
-      {
-        arbitrary: fc.record({
-          op: fc.constant('kill-dispatcher' as const),
-          d: fc.integer({ min: 1, max: size.dispatchers }),
-        }),
-        weight: 1,
-      },
-      { arbitrary: fc.record({ op: fc.constant('crash-after-commit' as const), s }), weight: 1 },
-      { arbitrary: fc.record({ op: fc.constant('drain' as const), w }), weight: 1 },
+      weighted(3, { op: fc.constant('kill-worker' as const), w, downMs: ms }),
+      weighted(3, { op: fc.constant('pause-worker' as const), w, ms }),
+      weighted(3, { op: fc.constant('partition-worker' as const), w, ms }),
+      weighted(2, {
+        op: fc.constant('delay-worker' as const),
+        w,
+        delayMs: fc.integer({ min: 20, max: 600 }),
+        ms,
+      }),
+      weighted(2, {
+        op: fc.constant('skew-worker' as const),
+        w,
+        skewMs: fc.integer({ min: -1200, max: 1200 }),
+      }),
+      weighted(1, {
+        op: fc.constant('kill-dispatcher' as const),
+        d: fc.integer({ min: 1, max: size.dispatchers }),
+      }),
+      weighted(1, { op: fc.constant('crash-after-commit' as const), s }),
+      weighted(1, { op: fc.constant('drain' as const), w }),
     );
     return fc.record({
       ...Object.fromEntries(Object.entries(size).map(([k, v]) => [k, fc.constant(v)])),
