@@ -183,6 +183,9 @@ export class Adapter {
         notifier: nobody,
         log: silentLogger,
         now,
+        // the spec bounds neither a session's queue nor its rate; replays push far faster than a client
+        maxQueued: 0,
+        pushRate: 0,
       });
       this.dispatch.set(d, { core, plan: undefined });
     }

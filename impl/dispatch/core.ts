@@ -146,7 +146,8 @@ export class DispatchCore {
     this.afterCommit = o.afterCommit ?? (() => {});
     this.maxQueued = o.maxQueued ?? DEFAULT_MAX_QUEUED;
     this.pushRate = o.pushRate ?? DEFAULT_PUSH_RATE;
-    this.pushes = new RateLimiter(this.pushRate, 2 * this.pushRate, this.now);
+    // wall-clock time: a rate is the clients', not the protocol clock's (tests move that one at will)
+    this.pushes = new RateLimiter(this.pushRate, 2 * this.pushRate);
   }
 
   /** Places a new session on the best-ranked worker that admits it; a retry returns it with created = false. */

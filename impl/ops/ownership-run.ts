@@ -202,6 +202,8 @@ class Run {
         log: silentLogger,
         now: this.now,
         random: seededRandom(seed + d),
+        // thousands of runs push on one clock far faster than a client: no rate bound
+        pushRate: 0,
       });
       return { core, loadView, plan: undefined };
     });
