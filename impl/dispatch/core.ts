@@ -174,14 +174,8 @@ export class DispatchCore {
       throw new RpcError(grpc.status.RESOURCE_EXHAUSTED, why);
     }
     try {
-      const { maxQueued } = this;
-      const { seq, duplicate } = await steps.appendInput(this.store, {
-        cell,
-        session,
-        requestId,
-        text,
-        maxQueued,
-      });
+      const input = { cell, session, requestId, text, maxQueued: this.maxQueued };
+      const { seq, duplicate } = await steps.appendInput(this.store, input);
       return { seq, duplicate };
     } catch (err) {
       if (isStoreError(err, StoreCode.QUEUE_FULL)) {
