@@ -47,6 +47,7 @@ const Flags = z
     protocol: Protocol,
     runtime: z.enum(['cpu-reference', 'null']),
     clockSkewMs: intFlag(-DAY_MS, DAY_MS),
+    waitReplicas: intFlag(0, 16),
     ...tlsFields,
   })
   .refine((f) => f.heartbeatMs === undefined || f.heartbeatMs < f.leaseTtlMs, {
@@ -114,6 +115,9 @@ function program(): Command {
         'DHSCHED_CLOCK_SKEW_MS',
         '0',
       ),
+    )
+    .addOption(
+      flag('--wait-replicas <n>', 'replicas that must acknowledge each write', 'DHSCHED_WAIT_REPLICAS', '0'),
     );
   for (const option of tlsOptions()) cli.addOption(option);
   return cli;
@@ -130,7 +134,7 @@ async function main(argv: string[]): Promise<void> {
   }
   const redis = connectRedis(flags.redis);
   redis.on('error', (err: Error) => log.warn({ err: err.message }, 'redis connection'));
-  const store = openStore(redis, { protocol: flags.protocol });
+  const store = openStore(redis, { waitReplicas: flags.waitReplicas, protocol: flags.protocol });
   const backend = match(flags.runtime)
     .with('cpu-reference', () => cpuReference)
     .with('null', () => nullRuntime)

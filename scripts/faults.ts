@@ -1,31 +1,38 @@
 /**
  * Fault injection on real processes (conformance/validate/runs.ts): runs seeds S .. S+N-1, P at a time,
- * each a fresh system (Dispatch replicas, Workers, each Worker's Redis link through its own TCP fault
- * proxy) under a drawn schedule of client calls and faults — kill -9 and restart, SIGSTOP/SIGCONT past
- * the lease, a partitioned or slowed Redis link, a restart on a skewed clock, Dispatch replicas killed
- * (one right after a commit), drains. Each run is judged by the history checker (dual, stale, gap,
- * unreleased, overshoot) and its trace validated against spec/DHSched.tla. One line per run; the last
- * line is one JSON object: per fault kind, the runs that had it and their violations, and the totals.
- * Exit 1 on any violation, rejected trace or run that could not be run.
- * Usage: node dist/scripts/faults.js [--runs N] [--seed S] [--parallel P] [--out FILE]
+ * each a fresh system (Dispatch replicas, Workers, its own Redis, each process's Redis link through its
+ * own TCP fault proxy) under a drawn schedule of client calls and faults — kill -9 and restart,
+ * SIGSTOP/SIGCONT past the lease, a partitioned or slowed Redis link, a restart on a skewed clock,
+ * Dispatch replicas killed or paused (one killed right after a commit), drains, Redis crashed and restarted from its AOF, Redis failed over to its
+ * replica. Each run is judged by the history checker (dual, stale, gap, unreleased, overshoot) and its
+ * trace validated against spec/DHSched.tla. One line per run; the last line is one JSON object: per
+ * fault kind, the runs that had it and their violations, and the totals. Exit 1 on any violation,
+ * rejected trace or run that could not be run.
+ * With --journal, each finished run is also appended to that file (JSON lines), and a run started again
+ * with the same journal, protocol and first seed skips the seeds it holds and counts them: a long table
+ * can be made in several sittings. Each line names the commit that ran it. SIGINT or SIGTERM stops it
+ * after the runs under way; the table then counts the runs made.
+ * Usage: node dist/scripts/faults.js [--runs N] [--seed S] [--parallel P] [--out FILE] [--journal FILE]
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { randomInt } from 'node:crypto';
 import { Command, Option } from 'commander';
 import { z } from 'zod';
 import { scriptFlags } from './lib/flags.js';
+import { type Entry, JournalError, appendRun, openJournal } from './lib/fault-journal.js';
 import { runSeeds } from '../conformance/validate/runs.js';
 import { describeRejection } from '../conformance/validate/validate.js';
-import type { ViolationKind } from '../impl/ops/history.js';
+import { type ViolationKind, violationKinds as KINDS } from '../impl/ops/history.js';
 import { Protocol } from '../impl/store/schema.js';
 
-const KINDS: ViolationKind[] = ['dual-release', 'stale-release', 'gap', 'unreleased', 'overshoot'];
 const Count = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 const Flags = z.object({
   runs: Count(1, 1_000_000),
   seed: Count(0, 2 ** 31 - 1).optional(),
   parallel: Count(1, 16),
   out: z.string().min(1).optional(),
+  journal: z.string().min(1).optional(),
   protocol: Protocol,
 });
 
@@ -35,6 +42,7 @@ const program = new Command('faults')
   .addOption(new Option('--seed <s>', 'the first run’s seed (default: random, printed)'))
   .addOption(new Option('--parallel <p>', 'runs at a time').default('2'))
   .addOption(new Option('--out <file>', 'also write the table (JSON) there'))
+  .addOption(new Option('--journal <file>', 'append each run there; seeds it holds are not run again'))
   .addOption(
     new Option(
       '--protocol <p>',
@@ -53,47 +61,104 @@ const emptyRow = (): Row => ({
   violations: Object.fromEntries(KINDS.map((k) => [k, 0])) as Record<ViolationKind, number>,
 });
 
+/** The commit that runs (and whether its tree was changed), or "unknown" outside a git checkout. */
+function currentCommit(): string {
+  try {
+    const head = execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], {
+      encoding: 'utf8',
+    });
+    return dirty.trim() ? `${head}+changes` : head;
+  } catch {
+    return 'unknown';
+  }
+}
+
 async function main(): Promise<number> {
   const parsed = scriptFlags(program, Flags);
   if (typeof parsed === 'number') return parsed;
-  const { runs, parallel, out, protocol } = parsed;
+  const { runs, parallel, out, protocol, journal } = parsed;
   const first = parsed.seed ?? randomInt(2 ** 31 - runs);
-  console.log(`fault injection: ${protocol}, ${runs} runs from seed ${first}, ${parallel} at a time`);
+  const kept = journal
+    ? openJournal(journal, { journal: 'faults', protocol, firstSeed: first }, runs)
+    : new Map();
+  const commit = currentCommit();
+  console.log(
+    `fault injection: ${protocol}, ${runs} runs from seed ${first}, ${parallel} at a time` +
+      (journal ? `; ${kept.size} of them already in ${journal}` : ''),
+  );
   const started = Date.now();
   const total = emptyRow();
   const byFault: Record<string, Row> = {};
   let errors = 0;
   let firstFailingSeed: number | null = null;
-  await runSeeds({ first, runs, parallel, cellPrefix: 'fi', protocol }, (seed, r) => {
-    const failed = () => {
-      if (firstFailingSeed === null || seed < firstFailingSeed) firstFailingSeed = seed;
-    };
-    if ('error' in r) {
+  const count = (e: Entry) => {
+    const violations = Object.values(e.violations).reduce((a, b) => a + b, 0);
+    if (e.error !== undefined || e.rejected || violations > 0)
+      firstFailingSeed = Math.min(firstFailingSeed ?? e.seed, e.seed);
+    if (e.error !== undefined) {
       errors++;
-      failed();
-      console.log(`seed ${seed}: error: ${r.error instanceof Error ? r.error.message : String(r.error)}`);
       return;
     }
-    const faults = [...new Set(r.scenario.faults.map((f) => f.fault.op))];
-    // the spec is DHSched's: a baseline's trace is judged by the history checker alone
-    const rejected = r.verdict.rejection && protocol === 'dhsched' ? 1 : 0;
-    for (const row of [total, ...faults.map((f) => (byFault[f] ??= emptyRow()))]) {
+    for (const row of [total, ...e.faults.map((f) => (byFault[f] ??= emptyRow()))]) {
       row.runs++;
-      row.rejected += rejected;
-      for (const v of r.history.violations) row.violations[v.kind]++;
+      row.rejected += e.rejected ? 1 : 0;
+      for (const k of KINDS) row.violations[k] += e.violations[k];
+    }
+  };
+  for (const e of kept.values()) count(e);
+  const toRun = Array.from({ length: runs }, (_, k) => first + k).filter((seed) => !kept.has(seed));
+  // Ctrl-C (or SIGTERM): no new run starts; those under way finish, and the table counts what ran
+  const stop = new AbortController();
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      console.log(`${signal}: stopping after the runs under way`);
+      stop.abort();
+    });
+  }
+  await runSeeds({ seeds: toRun, parallel, cellPrefix: 'fi', protocol, stop: stop.signal }, (seed, r) => {
+    const entry: Entry =
+      'error' in r
+        ? {
+            seed,
+            commit,
+            faults: [],
+            rejected: false,
+            violations: emptyRow().violations,
+            error: r.error instanceof Error ? r.error.message : String(r.error),
+            seconds: 0,
+          }
+        : {
+            seed,
+            commit,
+            faults: [...new Set(r.scenario.faults.map((f) => f.fault.op))],
+            // the spec is DHSched's: a baseline's trace is judged by the history checker alone
+            rejected: r.verdict.rejection !== undefined && protocol === 'dhsched',
+            violations: Object.fromEntries(
+              KINDS.map((k) => [k, r.history.violations.filter((v) => v.kind === k).length]),
+            ) as Record<ViolationKind, number>,
+            seconds: Math.round(r.seconds * 10) / 10,
+          };
+    count(entry);
+    if (journal) appendRun(journal, entry);
+    if ('error' in r) {
+      console.log(`seed ${seed}: error: ${entry.error}`);
+      return;
     }
     console.log(
-      `seed ${seed}: ${faults.join(' ')}; ${r.history.commits} commits, ${r.history.releases} releases, ` +
-        `${r.history.violations.length} violations, trace ${protocol !== 'dhsched' ? 'not judged' : rejected ? 'REJECTED' : 'accepted'}, ${r.seconds.toFixed(1)} s`,
+      `seed ${seed}: ${entry.faults.join(' ')}; ${r.history.commits} commits, ${r.history.releases} releases, ` +
+        `${r.history.violations.length} violations, trace ${protocol !== 'dhsched' ? 'not judged' : entry.rejected ? 'REJECTED' : 'accepted'}, ${r.seconds.toFixed(1)} s`,
     );
-    if (r.history.violations.length > 0 || rejected) {
-      failed();
+    if (r.history.violations.length > 0 || entry.rejected) {
       for (const v of r.history.violations) console.log(`  ${v.kind} ${v.session}#${v.seq}: ${v.detail}`);
-      if (rejected) console.log(describeRejection(r.verdict.rejection!));
+      if (entry.rejected) console.log(describeRejection(r.verdict.rejection!));
       console.log(`  scenario: ${JSON.stringify(r.scenario)}`);
       console.log(`  logs: ${r.logDir}`);
     }
   });
+  const commits = [
+    ...new Set([...kept.values()].map((e) => e.commit).concat(toRun.length > 0 ? [commit] : [])),
+  ];
   const table = {
     date: new Date().toISOString(),
     protocol,
@@ -103,6 +168,9 @@ async function main(): Promise<number> {
     firstFailingSeed,
     total,
     byFault: Object.fromEntries(Object.entries(byFault).sort(([a], [b]) => a.localeCompare(b))),
+    /** the commits that ran them, and how many were counted from the journal, not run now */
+    commits,
+    fromJournal: kept.size,
     seconds: Math.round((Date.now() - started) / 1000),
   };
   if (out) fs.writeFileSync(out, `${JSON.stringify(table, null, 2)}\n`);
@@ -114,7 +182,13 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (err: unknown) => {
-    process.stderr.write(`faults: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    process.exit(1);
+    const why =
+      err instanceof JournalError
+        ? err.message
+        : err instanceof Error
+          ? (err.stack ?? err.message)
+          : String(err);
+    process.stderr.write(`faults: ${why}\n`);
+    process.exit(err instanceof JournalError ? 2 : 1);
   },
 );

@@ -41,7 +41,8 @@ async function main(): Promise<number> {
   /** Trace entries by kind, over every run: what the runs exercised. */
   const kinds: Record<string, number> = {};
   let firstFailingSeed: number | null = null;
-  await runSeeds({ first, runs, parallel, cellPrefix: 'tv' }, (seed, r) => {
+  const seeds = Array.from({ length: runs }, (_, k) => first + k);
+  await runSeeds({ seeds, parallel, cellPrefix: 'tv' }, (seed, r) => {
     const failed = () => {
       if (firstFailingSeed === null || seed < firstFailingSeed) firstFailingSeed = seed;
     };

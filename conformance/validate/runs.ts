@@ -2,23 +2,24 @@
  * Randomized real runs for trace validation and fault injection: fast-check draws a scenario (concurrent
  * clients creating sessions, pushing text with retries, migrating and closing them; worker SIGKILLs with a
  * restart, worker SIGSTOP/SIGCONT pauses shorter or longer than the lease, a worker's Redis link
- * partitioned or slowed (each worker reaches Redis through its own FaultProxy), a worker restarted on a
- * skewed clock, Dispatch replicas killed, one killed right after a commit, drains), which runs against a
- * fresh system of real processes (launchSystem: Dispatch replicas and Workers over gRPC) on a fresh,
- * traced cell of a shared redis-server. The cell's trace is then validated against the spec
- * (validate.ts) and judged by the history checker (impl/ops/history.ts). A run is reproducible from its
- * seed as a scenario; the interleaving is the machine's.
+ * partitioned or slowed (each process reaches Redis through its own FaultProxy), a worker restarted on a
+ * skewed clock, Dispatch replicas killed or paused, one killed right after a commit, drains, Redis crashed and
+ * restarted from its AOF, Redis failed over to its replica), which runs against a fresh system of real
+ * processes (launchSystem: Dispatch replicas and Workers over gRPC) on a fresh, traced cell of the run's
+ * own Redis (RunStore). The cell's trace is then validated against the spec (validate.ts) and judged by
+ * the history checker (impl/ops/history.ts). A run is reproducible from its seed as a scenario; the
+ * interleaving is the machine's.
  */
 import fs from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
+import * as grpc from '@grpc/grpc-js';
 import fc from 'fast-check';
 import { Redis } from 'ioredis';
 import { type System, type SystemOptions, launchSystem } from '../../impl/ops/launch.js';
 import type { ProcessHandle } from '../../impl/ops/processes.js';
 import { type Client, dispatchClient } from '../../impl/rpc/client.js';
 import type { DispatchMethods } from '../../impl/rpc/proto.js';
-import { FaultProxy } from '../../impl/ops/faults/proxy.js';
-import { startRedis } from '../../impl/ops/redis-server.js';
+import { RunStore } from '../../impl/ops/faults/store.js';
 import { type HistorySummary, checkHistory } from '../../impl/ops/history.js';
 import type { Protocol } from '../../impl/store/schema.js';
 import { type TraceEntry, configureCell, openStore, readTrace } from '../../impl/store/steps.js';
@@ -43,8 +44,11 @@ type FaultOp =
   | { op: 'delay-worker'; w: number; delayMs: number; ms: number }
   | { op: 'skew-worker'; w: number; skewMs: number }
   | { op: 'kill-dispatcher'; d: number }
+  | { op: 'pause-dispatcher'; d: number; ms: number }
   | { op: 'crash-after-commit'; s: number }
-  | { op: 'drain'; w: number };
+  | { op: 'drain'; w: number }
+  | { op: 'redis-restart'; downMs: number }
+  | { op: 'redis-failover' };
 
 export interface Scenario {
   workers: number;
@@ -115,8 +119,15 @@ export const scenarios: fc.Arbitrary<Scenario> = fc
         op: fc.constant('kill-dispatcher' as const),
         d: fc.integer({ min: 1, max: size.dispatchers }),
       }),
+      weighted(1, {
+        op: fc.constant('pause-dispatcher' as const),
+        d: fc.integer({ min: 1, max: size.dispatchers }),
+        ms,
+      }),
       weighted(1, { op: fc.constant('crash-after-commit' as const), s }),
       weighted(1, { op: fc.constant('drain' as const), w }),
+      weighted(1, { op: fc.constant('redis-restart' as const), downMs: ms }),
+      weighted(1, { op: fc.constant('redis-failover' as const) }),
     );
     return fc.record({
       ...Object.fromEntries(Object.entries(size).map(([k, v]) => [k, fc.constant(v)])),
@@ -170,40 +181,40 @@ const sessionId = (i: number) => `s${i}`;
 const workerId = (i: number) => `w${i}`;
 
 /**
- * Runs a scenario on a fresh system against the shared Redis at `redisUrl`, on `cell` (a cell no run used
- * before), and validates its trace. `options` change the system's (a baseline protocol, worker flags).
+ * Runs a scenario on a fresh system and its own Redis, on `cell`, and validates its trace. A scenario
+ * that fails Redis over runs with a replica, and every process WAITs for it on each write (the spec's
+ * StoreMode "wait"). `options` change the system's (a baseline protocol, worker flags).
  */
 export async function runScenario(
-  redisUrl: string,
   scenario: Scenario,
   cell: string,
   options: Pick<SystemOptions, 'protocol' | 'extraArgs'> = {},
 ): Promise<RunResult> {
   const started = Date.now();
-  const target = new URL(redisUrl);
-  const proxies = new Map<string, FaultProxy>();
-  for (let i = 1; i <= scenario.workers; i++) {
-    proxies.set(workerId(i), await FaultProxy.start({ host: target.hostname, port: Number(target.port) }));
-  }
-  const workerArgs = Object.fromEntries(
-    [...proxies].map(([id, proxy]) => [id, ['--redis', `redis://127.0.0.1:${proxy.port}`]]),
-  );
+  const workers = Array.from({ length: scenario.workers }, (_, i) => workerId(i + 1));
+  const standby = scenario.faults.some((f) => f.fault.op === 'redis-failover');
+  const db = await RunStore.start({ standby, links: ['harness', 'dispatch', ...workers] });
+  const wait = standby ? ['--wait-replicas', '1'] : [];
   const system = await launchSystem({
-    redisUrl,
+    redisUrl: db.url('dispatch'),
     cell,
     workers: scenario.workers,
     dispatchers: scenario.dispatchers,
     capacity: scenario.capacity,
-    workerArgs,
+    workerArgs: Object.fromEntries(workers.map((w) => [w, ['--redis', db.url(w)]])),
     ...TIMINGS,
     ...options,
+    extraArgs: {
+      dispatch: [...(options.extraArgs?.dispatch ?? []), ...wait],
+      worker: [...(options.extraArgs?.worker ?? []), ...wait],
+    },
   }).catch(async (err: unknown) => {
-    for (const p of proxies.values()) await p.close();
+    await db.stop();
     throw err;
   });
-  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
+  const redis = new Redis(db.url('harness'), { maxRetriesPerRequest: 1 });
   const store = openStore(redis);
-  const exercise = new Exercise(system, cell, proxies);
+  const exercise = new Exercise(system, cell, db);
   let trace: TraceEntry[] = [];
   let appended = new Map<string, number>();
   try {
@@ -218,8 +229,8 @@ export async function runScenario(
   } finally {
     exercise.close();
     await system.stop();
-    for (const p of proxies.values()) await p.close();
-    await redis.quit();
+    redis.disconnect();
+    await db.stop();
   }
   const run: RunInfo = {
     sessions: Array.from({ length: scenario.sessions }, (_, i) => sessionId(i + 1)),
@@ -242,29 +253,29 @@ export async function runScenario(
 }
 
 /**
- * Runs the scenarios of seeds first .. first + runs - 1, `parallel` at a time, each on its own cell
- * (`<cellPrefix><seed>`) of one private redis-server; `done` gets each run's result, or why it could
- * not be run.
+ * Runs the scenarios of `seeds`, `parallel` at a time, each on cell `<cellPrefix><seed>` of its own
+ * Redis; `done` gets each run's result, or why it could not be run. Once `stop` is aborted no run
+ * starts; the runs under way finish.
  */
 export async function runSeeds(
-  o: { first: number; runs: number; parallel: number; cellPrefix: string; protocol?: Protocol },
+  o: {
+    seeds: readonly number[];
+    parallel: number;
+    cellPrefix: string;
+    protocol?: Protocol;
+    stop?: AbortSignal;
+  },
   done: (seed: number, r: RunResult | { error: unknown }) => void,
 ): Promise<void> {
-  const redis = await startRedis();
   let next = 0;
   const lane = async () => {
-    for (let k = next++; k < o.runs; k = next++) {
-      const seed = o.first + k;
-      const url = `redis://${redis.host}:${redis.port}`;
-      const run = runScenario(url, scenarioOf(seed), `${o.cellPrefix}${seed}`, { protocol: o.protocol });
+    for (let k = next++; k < o.seeds.length && !o.stop?.aborted; k = next++) {
+      const seed = o.seeds[k]!;
+      const run = runScenario(scenarioOf(seed), `${o.cellPrefix}${seed}`, { protocol: o.protocol });
       done(seed, await run.catch((error: unknown) => ({ error })));
     }
   };
-  try {
-    await Promise.all(Array.from({ length: Math.min(o.parallel, o.runs) }, lane));
-  } finally {
-    await redis.stop();
-  }
+  await Promise.all(Array.from({ length: Math.min(o.parallel, o.seeds.length) }, lane));
 }
 
 /** Drives one system: client calls through any live replica, and faults. */
@@ -285,7 +296,7 @@ class Exercise {
   constructor(
     private readonly system: System,
     private readonly cell: string,
-    private readonly proxies: ReadonlyMap<string, FaultProxy>,
+    private readonly db: RunStore,
   ) {
     this.started = system.dispatchers.length;
   }
@@ -338,14 +349,14 @@ class Exercise {
       }
       case 'partition-worker': {
         // what the worker sends is held, then delivered in order when the link heals
-        const proxy = this.proxies.get(workerId(f.w))!;
+        const proxy = this.db.link(workerId(f.w));
         proxy.partition();
         await sleep(f.ms);
         proxy.heal();
         return;
       }
       case 'delay-worker': {
-        const proxy = this.proxies.get(workerId(f.w))!;
+        const proxy = this.db.link(workerId(f.w));
         proxy.delayMs = f.delayMs;
         await sleep(f.ms);
         proxy.delayMs = 0;
@@ -364,6 +375,15 @@ class Exercise {
         await victim.exited;
         return;
       }
+      case 'pause-dispatcher': {
+        // calls under way on it wait (or time out), then it goes on with what it read before
+        const victim = this.live()[f.d - 1];
+        if (!victim) return;
+        victim.signal('SIGSTOP');
+        await sleep(f.ms);
+        victim.signal('SIGCONT');
+        return;
+      }
       case 'crash-after-commit': {
         const doomed = await this.system.addDispatcher(`d${++this.started}`, [
           '--fault',
@@ -377,6 +397,12 @@ class Exercise {
       }
       case 'drain':
         await this.call((d) => d.call('drainWorker', { cell: this.cell, worker: workerId(f.w) }));
+        return;
+      case 'redis-restart':
+        await this.db.restart(f.downMs);
+        return;
+      case 'redis-failover':
+        await this.db.failover();
         return;
     }
   }
@@ -398,8 +424,10 @@ class Exercise {
   }
 
   /**
-   * Waits until every live session is claimed and has released what was appended (at most 4 s); returns,
-   * per session still live, how many inputs were appended (each must have been released).
+   * Waits until every live session is claimed and has released what was appended (at most SETTLE_MS);
+   * returns, per session still live, how many inputs were appended (each must have been released). A
+   * session whose state cannot be read (Dispatch or Redis still recovering) is waited for; still
+   * unreadable at the deadline, the run cannot be judged and this throws.
    */
   async settle(sessions: number): Promise<Map<string, number>> {
     const deadline = Date.now() + SETTLE_MS;
@@ -407,17 +435,34 @@ class Exercise {
     const ids = Array.from({ length: sessions }, (_, i) => sessionId(i + 1));
     for (;;) {
       const d = this.dispatch();
-      const states = await Promise.all(
-        ids.map((session) => d.call('getSession', { cell, session }).catch(() => null)),
+      // per session: its state, null when it does not exist, or why it could not be read
+      const read = await Promise.all(
+        ids.map((session) =>
+          d.call('getSession', { cell, session }).then(
+            (state) => ({ state }),
+            (err: unknown) =>
+              (err as { code?: unknown }).code === grpc.status.NOT_FOUND
+                ? { state: null }
+                : { why: String(err) },
+          ),
+        ),
       );
-      const live = ids.filter((_, i) => states[i] && states[i].phase !== 'closed');
-      const busy = states.some(
-        (s, i) =>
-          s !== null &&
-          s.phase !== 'closed' &&
-          (s.phase !== 'claimed' || s.releasedSeq < (this.appended.get(ids[i]!) ?? 0)),
-      );
-      if (!busy || Date.now() > deadline) return new Map(live.map((s) => [s, this.appended.get(s) ?? 0]));
+      const unreadable = ids.flatMap((id, i) => {
+        const r = read[i]!;
+        return 'why' in r ? [`${id}: ${r.why}`] : [];
+      });
+      const live = ids.flatMap((id, i) => {
+        const r = read[i]!;
+        return 'state' in r && r.state && r.state.phase !== 'closed' ? [{ id, ...r.state }] : [];
+      });
+      const busy =
+        unreadable.length > 0 ||
+        live.some((s) => s.phase !== 'claimed' || s.releasedSeq < (this.appended.get(s.id) ?? 0));
+      if (!busy || Date.now() > deadline) {
+        if (unreadable.length > 0)
+          throw new Error(`session states could not be read: ${unreadable.join('; ')}`);
+        return new Map(live.map((s) => [s.id, this.appended.get(s.id) ?? 0]));
+      }
       await sleep(100);
     }
   }

@@ -6,7 +6,6 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RedisServer, startRedis } from '../../impl/ops/redis-server.js';
 import * as steps from '../../impl/store/steps.js';
 import type { TraceEntry } from '../../impl/store/steps.js';
 import { TTL, inCell, refusal } from '../../impl/test-support/cell.js';
@@ -15,18 +14,10 @@ import { type Scenario, runScenario, scenarios } from './runs.js';
 import { type RunInfo, describeRejection, validateTrace } from './validate.js';
 
 describe('real runs', () => {
-  let redis: RedisServer | undefined;
-  beforeAll(async () => {
-    redis = await startRedis();
-  });
-  afterAll(async () => {
-    await redis?.stop();
-  });
-
   let n = 0;
   /** Runs the scenario: every recorded step is accepted by the spec, and the history checker finds nothing. */
   const judged = async (scenario: Scenario) => {
-    const r = await runScenario(`redis://${redis!.host}:${redis!.port}`, scenario, `ci${++n}`);
+    const r = await runScenario(scenario, `ci${++n}`);
     const v = r.verdict;
     if (v.rejection) throw new Error(`${describeRejection(v.rejection)}\nlogs: ${r.logDir}`);
     expect(v.events).toBeGreaterThan(0);
@@ -42,8 +33,15 @@ describe('real runs', () => {
     );
   }, 300_000);
 
-  // the CI share of ./scripts/faults: one run with each fault of the Redis link and of the clock
-  for (const op of ['partition-worker', 'delay-worker', 'skew-worker']) {
+  // the CI share of ./scripts/faults: one run with each fault of the Redis links, of Redis and of the clock
+  for (const op of [
+    'partition-worker',
+    'delay-worker',
+    'skew-worker',
+    'pause-dispatcher',
+    'redis-restart',
+    'redis-failover',
+  ]) {
     it(`one with ${op} is too`, async () => {
       const [scenario] = fc.sample(
         scenarios.filter((s) => s.faults.some((f) => f.fault.op === op)),
@@ -74,7 +72,7 @@ describe('real runs', () => {
       ],
       faults: [],
     };
-    const r = await runScenario(`redis://${redis!.host}:${redis!.port}`, scenario, 'baseline', {
+    const r = await runScenario(scenario, 'baseline', {
       protocol: 'claim_only',
       extraArgs: { worker: ['--poll-ms', '200'] },
     });

@@ -8,7 +8,8 @@
  */
 import type { AuditEntry, TraceEntry } from '../store/steps.js';
 
-export type ViolationKind = 'dual-release' | 'stale-release' | 'gap' | 'unreleased' | 'overshoot';
+export const violationKinds = ['dual-release', 'stale-release', 'gap', 'unreleased', 'overshoot'] as const;
+export type ViolationKind = (typeof violationKinds)[number];
 
 export interface Violation {
   kind: ViolationKind;

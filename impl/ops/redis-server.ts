@@ -16,6 +16,11 @@ export interface RedisServer {
   readonly port: number;
   /** SIGKILL is a crash, SIGSTOP a stall, SIGCONT its end. */
   signal(signal: NodeJS.Signals): void;
+  /**
+   * A crash and a restart: SIGKILL, then after `downMs` the same server again on its port and dir (what it
+   * reloads depends on its persistence flags, e.g. '--appendonly', 'yes').
+   */
+  restart(downMs: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -54,29 +59,55 @@ function exited(child: ChildProcess): Promise<void> {
   });
 }
 
+/** Spawns redis-server on `port` and waits until it answers PING; the stderr it printed if it did not. */
+async function spawnServer(port: number, args: string[]): Promise<ChildProcess | string> {
+  const child = spawn(REDIS_SERVER, ['--port', String(port), ...args], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  for (const deadline = Date.now() + 10_000; child.exitCode === null && Date.now() < deadline;) {
+    if (await ping(port)) return child;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  child.kill('SIGKILL');
+  await exited(child);
+  return stderr || 'no answer to PING within 10 s';
+}
+
 /** Starts redis-server on a free port; `extraArgs` are passed on (e.g. ['--replicaof', host, port]). */
 export async function startRedis(extraArgs: string[] = []): Promise<RedisServer> {
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dhsched-redis-'));
-    const args = ['--save', '', '--appendonly', 'no', '--port', String(port), '--bind', '127.0.0.1'];
-    const child = spawn(REDIS_SERVER, [...args, '--dir', dir, ...extraArgs], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-    const stop = async () => {
-      child.kill('SIGTERM');
-      await exited(child);
-      fs.rmSync(dir, { recursive: true, force: true });
-    };
-    const deadline = Date.now() + 10_000;
-    while (child.exitCode === null && Date.now() < deadline) {
-      if (await ping(port)) return { host: '127.0.0.1', port, signal: (sig) => void child.kill(sig), stop };
-      await new Promise((r) => setTimeout(r, 25));
+    const args = ['--save', '', '--appendonly', 'no', '--bind', '127.0.0.1', '--dir', dir, ...extraArgs];
+    const started = await spawnServer(port, args);
+    if (typeof started !== 'string') {
+      let child = started;
+      return {
+        host: '127.0.0.1',
+        port,
+        signal: (sig) => void child.kill(sig),
+        async restart(downMs) {
+          child.kill('SIGKILL');
+          await exited(child);
+          await new Promise((r) => setTimeout(r, downMs));
+          const again = await spawnServer(port, args);
+          if (typeof again === 'string')
+            throw new Error(`redis-server did not restart on port ${port}: ${again}`);
+          child = again;
+        },
+        async stop() {
+          // its dir is deleted, so there is nothing to flush (and SIGTERM is refused while it writes
+          // its first AOF: a replica's, after a sync)
+          child.kill('SIGKILL');
+          await exited(child);
+          fs.rmSync(dir, { recursive: true, force: true });
+        },
+      };
     }
-    await stop();
-    if (attempt === 3) throw new Error(`redis-server did not start on port ${port}: ${stderr}`);
+    fs.rmSync(dir, { recursive: true, force: true });
+    if (attempt === 3) throw new Error(`redis-server did not start on port ${port}: ${started}`);
   }
 }
 

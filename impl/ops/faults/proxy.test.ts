@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
-import { useStore } from '../../test-support/redis.js';
+import { startRedis, useStore } from '../../test-support/redis.js';
 import { FaultProxy } from './proxy.js';
 
 const closers: (() => Promise<void>)[] = [];
@@ -88,6 +88,20 @@ describe('the fault proxy', () => {
       proxy.heal();
       expect(await held).toBe('OK');
       expect(await f.redis.get('proxy-test')).toBe('1');
+    });
+
+    it('retargeted, it resets its connections and its clients reconnect to the new target', async () => {
+      const other = await startRedis();
+      closers.push(() => other.stop());
+      const proxy = await FaultProxy.start({ host: f.server.host, port: f.server.port });
+      closers.push(() => proxy.close());
+      const r = new Redis({ host: '127.0.0.1', port: proxy.port, retryStrategy: () => 10 });
+      closers.push(async () => void r.disconnect());
+      await r.set('proxy-target', 'first');
+      proxy.retarget(other);
+      expect(await r.get('proxy-target')).toBeNull();
+      await r.set('proxy-target', 'second');
+      expect(await f.redis.get('proxy-target')).toBe('first');
     });
   });
 });

@@ -2,7 +2,8 @@
  * A TCP proxy in front of one endpoint (Redis for a worker, a worker's gRPC port for Dispatch): the fault
  * harness puts one on each link it may break. Bytes pass in order in both directions unless the link is
  * partitioned (held, then delivered in order on heal), delayed (each chunk leaves `delayMs` after it
- * arrived), or cut (every open connection reset: what was held is lost).
+ * arrived), or cut (every open connection reset: what was held is lost). Retargeted, it forwards to
+ * another endpoint (a promoted Redis replica) from then on.
  */
 import net from 'node:net';
 
@@ -55,6 +56,7 @@ export class FaultProxy {
   private constructor(
     private readonly server: net.Server,
     readonly port: number,
+    private target: { host: string; port: number },
   ) {}
 
   /** Listens on a free port of 127.0.0.1 and forwards every connection to `target`. */
@@ -64,13 +66,13 @@ export class FaultProxy {
       server.once('error', reject);
       server.listen(0, '127.0.0.1', () => resolve());
     });
-    const proxy = new FaultProxy(server, (server.address() as net.AddressInfo).port);
-    server.on('connection', (client) => proxy.accept(client, target));
+    const proxy = new FaultProxy(server, (server.address() as net.AddressInfo).port, target);
+    server.on('connection', (client) => proxy.accept(client));
     return proxy;
   }
 
-  private accept(client: net.Socket, target: { host: string; port: number }): void {
-    const upstream = net.connect(target.port, target.host);
+  private accept(client: net.Socket): void {
+    const upstream = net.connect(this.target.port, this.target.host);
     const up = new Direction(upstream, this);
     const down = new Direction(client, this);
     const connection = { sockets: [client, upstream], directions: [up, down] };
@@ -103,6 +105,12 @@ export class FaultProxy {
   /** Resets every open connection; what was held is lost. New connections are still accepted. */
   cut(): void {
     for (const c of [...this.connections]) for (const s of c.sockets) s.destroy();
+  }
+
+  /** Forwards new connections to `target` and resets the open ones (their clients reconnect to it). */
+  retarget(target: { host: string; port: number }): void {
+    this.target = target;
+    this.cut();
   }
 
   /** Open connections through the proxy. */
