@@ -368,8 +368,12 @@ class Exercise {
       case 'kill-dispatcher': {
         const victim = this.live()[f.d - 1];
         if (!victim) return;
-        // its replacement first: the clients always have a replica, and calls in flight on the victim fail
-        await this.system.addDispatcher(`d${++this.started}`);
+        // its replacement first: the clients always have a replica, and calls in flight on the victim
+        // fail; a replacement that cannot start (Redis away) spares the victim
+        if (!(await this.system.addDispatcher(`d${++this.started}`).catch(() => null))) {
+          this.failed++;
+          return;
+        }
         this.killed.add(victim);
         victim.signal('SIGKILL');
         await victim.exited;
@@ -385,10 +389,13 @@ class Exercise {
         return;
       }
       case 'crash-after-commit': {
-        const doomed = await this.system.addDispatcher(`d${++this.started}`, [
-          '--fault',
-          'crash-after-commit',
-        ]);
+        const doomed = await this.system
+          .addDispatcher(`d${++this.started}`, ['--fault', 'crash-after-commit'])
+          .catch(() => null);
+        if (!doomed) {
+          this.failed++;
+          return;
+        }
         this.killed.add(doomed);
         const d = dispatchClient(doomed.addr, 2000);
         await d.call('createLive', { cell: this.cell, session: sessionId(f.s) }).catch(() => this.failed++);

@@ -239,8 +239,20 @@ export function buildEvents(
   // request ids as the spec's request numbers: the seq of their first append
   const requests = new Map<string, number>();
   const lapsed = new Set<string>();
+  /** Runtimes (w/s/e) whose teardown is in the trace already. */
+  const tornDown = new Set<string>();
   let maxEpoch = 1;
   let maxInputs = 0;
+  // teardowns after which the worker's next runtime step is to register again (entry indices)
+  const beforeRegister = new Set<number>();
+  const registering = new Set<string>();
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const entry = entries[i]!;
+    if (entry.kind === 'register') registering.add(entry.worker);
+    else if (entry.kind === 'claim' || entry.kind === 'reconstruct' || entry.kind === 'release')
+      registering.delete(entry.worker);
+    else if (entry.kind === 'teardown' && registering.has(entry.worker)) beforeRegister.add(i);
+  }
   const events = entries.map((entry, i): Event => {
     const ev = eventOf(entry, i);
     // the creates begun here: before the event's own step
@@ -363,6 +375,17 @@ export function buildEvents(
                 return r?.cur === entry.seq
                   ? undefined
                   : `the spec's runtime is ${show(r)}, the read saw cursor ${entry.seq}`;
+              },
+            },
+          ],
+          // the same read again, its first reply lost (Redis restarted under it): a stutter
+          [
+            {
+              check: (pre) => {
+                const r = runtimeOf(pre, w, s, e);
+                return r?.ph === 'ready' && r.cur === entry.seq
+                  ? undefined
+                  : `the spec's runtime is ${show(r)}, not ready at cursor ${entry.seq}`;
               },
             },
           ],
@@ -497,8 +520,16 @@ export function buildEvents(
         const [w, s, e] = runtime(entry);
         const ev = base(`Teardown(${w}, ${s}, ${e})`, ['gen', 'rt', 'tokens', 'lease']);
         ev.alternatives = [[{ action: { name: 'Teardown', args: [w, s, e] } }]];
-        if (lapsed.has(w)) {
-          // after a lapsed lease the worker tears every runtime down before it registers again; the
+        if (tornDown.has(`${w}/${s}/${e}`)) {
+          // the same teardown again, its first reply lost: it frees nothing more
+          ev.alternatives.push([
+            { check: (pre) => (runtimeOf(pre, w, s, e) ? `${w} still runs (${s}, ${e})` : undefined) },
+          ]);
+        }
+        tornDown.add(`${w}/${s}/${e}`);
+        if (lapsed.has(w) || beforeRegister.has(i)) {
+          // after a lapsed lease (refused on renewal, or timed out on the worker's own clock while
+          // Redis was away) the worker tears every runtime down before it registers again; the
           // spec's Register(w) frees those tokens at once, and none of them is read before it
           ev.alternatives.push([
             { check: (pre) => (pre.lease(w) === 'expired' ? undefined : `lease[${w}] is live`) },

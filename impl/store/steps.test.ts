@@ -108,6 +108,18 @@ describe('renewLease', () => {
     expect(await refusal(c.renew('w1', 1, T0 + TTL + 1))).toBe('STALE_INCARNATION');
     expect(await c.renew('w1', 2, T0 + TTL + 1)).toEqual({ expiresAt: T0 + 2 * TTL + 1 });
   });
+
+  it('a lapse it found stays: a step still carrying an earlier time finds the lease expired', async () => {
+    const c = at();
+    await c.register('w1', 1, T0);
+    expect(await refusal(c.renew('w1', 1, T0 + TTL + 1))).toBe('NOT_LIVE');
+    // e.g. a commit that read the clock before Redis restarted, and runs once it is back
+    expect((await c.worker('w1', T0 + 1)).live).toBe(false);
+    expect(await refusal(c.create('s1', 'w1', T0 + 1))).toBe('NOT_LIVE');
+    expect(await refusal(c.renew('w1', 1, T0 + 1))).toBe('NOT_LIVE');
+    await c.register('w1', 1, T0 + 1);
+    expect((await c.worker('w1', T0 + 2)).live).toBe(true);
+  });
 });
 
 describe('admitCommit', () => {

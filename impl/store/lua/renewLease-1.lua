@@ -3,8 +3,10 @@
   live (renewing is what keeps LeaseExpire(w) from happening).
     - An expired lease is never renewed: only registerWorker (Register(w)) revives it.
     - A superseded incarnation cannot renew.
-    - With tracing on, an expired lease is appended to the cell's audit stream when its
-      renewal is refused (k = lapse): the worker stops its runtimes and registers again.
+    - A renewal refused because the lease expired marks it expired for good (expiresAt 0), so
+      a step still carrying an earlier `now` (queued while Redis was away) cannot find it live
+      again: the lapse is where it is in the store's order. With tracing on, it is appended to
+      the cell's audit stream (k = lapse): the worker stops its runtimes and registers again.
 
   KEYS[1] lease:<w>
   ARGV[1] incarnation    ARGV[2] now (ms)    ARGV[3] ttlMs
@@ -26,8 +28,9 @@ end
 if redis.call('HGET', KEYS[1], 'incarnation') ~= ARGV[1] then
   return Code.STALE_INCARNATION
 end
-if not live then trace(ARGV[4], 'k', 'lapse', 'w', ARGV[5]) end
 if not live then
+  redis.call('HSET', KEYS[1], 'expiresAt', 0)
+  trace(ARGV[4], 'k', 'lapse', 'w', ARGV[5])
   return Code.NOT_LIVE
 end
 local expiresAt = now + tonumber(ARGV[3])
