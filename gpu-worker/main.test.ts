@@ -1,13 +1,16 @@
-/** The worker and media sink processes: flags, the Ready line, media end to end, graceful shutdown. */
+/** The worker and media sink processes: flags, the Ready line, media end to end (the avatar's too), graceful shutdown. */
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import * as grpc from '@grpc/grpc-js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Ready } from '../impl/common/process.js';
 import { mediaSinkClient } from '../impl/rpc/client.js';
+import { type Frame, services } from '../impl/rpc/proto.js';
 import { inCell } from '../impl/test-support/cell.js';
 import { useStore } from '../impl/test-support/redis.js';
+import { decodeAvatarPayload } from './runtime/avatar.js';
 import { waitFor } from './test-support.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -97,5 +100,38 @@ describe('the processes', () => {
     expect(await sink.exited).toBe(0);
     // it freed its tokens but left its lease to expire
     expect(await c.worker('w1', Date.now())).toMatchObject({ live: true, tokens: [] });
+  });
+
+  it('--runtime avatar: a watcher of the sink gets pictures and speech of the input', async () => {
+    const sink = start('gpu-worker/media/main.ts', ['--id', 'sink2']);
+    const sinkAddr = (await sink.ready()).addr;
+    const watcher = new (services().MediaSink)(sinkAddr, grpc.credentials.createInsecure());
+    const stream = watcher['watch']({ cell: f.cell, session: 's1' }) as grpc.ClientReadableStream<Frame>;
+    const seen: Frame[] = [];
+    stream.on('data', (frame: Frame) => seen.push(frame));
+    stream.on('error', () => {});
+    await new Promise((resolve) => stream.once('metadata', resolve));
+    const worker = start('gpu-worker/main.ts', [
+      ...['--redis', `redis://${f.server.host}:${f.server.port}`, '--cell', f.cell, '--id', 'w1'],
+      ...['--sink', sinkAddr, '--runtime', 'avatar', '--metrics-port', '-1'],
+    ]);
+    await worker.ready();
+    const c = inCell(f.store, f.cell);
+    await c.create('s1', 'w1', Date.now());
+    await c.append('s1', 'r1', 'Hello, I am speaking.');
+    await waitFor(
+      async () => seen.filter((fr) => fr.seq === 1).length >= 10,
+      'frames of input 1 at the watcher',
+    );
+    const frames = seen
+      .filter((fr) => fr.seq === 1)
+      .map((fr) => decodeAvatarPayload(Buffer.from(fr.payload)));
+    expect(frames[0]!.jpeg.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
+    expect(frames.some((fr) => fr.pcm.some((x) => Math.abs(x) > 1000))).toBe(true);
+    stream.cancel();
+    watcher.close();
+    worker.child.kill('SIGTERM');
+    sink.child.kill('SIGTERM');
+    expect(await worker.exited).toBe(0);
   });
 });

@@ -25,6 +25,7 @@ import {
   parseFlags,
   serveMetricsFlag,
 } from './process-flags.js';
+import { avatar } from './runtime/avatar.js';
 import { cpuReference } from './runtime/cpu-reference.js';
 import { nullRuntime } from './runtime/null.js';
 import { workerService } from './server.js';
@@ -45,7 +46,7 @@ const Flags = z
     sink: HostPort.optional(),
     metricsPort: intFlag(-1, 65_535),
     protocol: Protocol,
-    runtime: z.enum(['cpu-reference', 'null']),
+    runtime: z.enum(['cpu-reference', 'avatar', 'null']),
     clockSkewMs: intFlag(-DAY_MS, DAY_MS),
     waitReplicas: intFlag(0, 16),
     ...tlsFields,
@@ -103,7 +104,7 @@ function program(): Command {
     .addOption(
       flag(
         '--runtime <name>',
-        'the runtime backend: cpu-reference, or null (renders nothing; control-plane benchmarks)',
+        'the runtime backend: cpu-reference, avatar (a drawn face speaking with espeak-ng), or null (renders nothing; control-plane benchmarks)',
         'DHSCHED_RUNTIME',
         'cpu-reference',
       ),
@@ -137,6 +138,7 @@ async function main(argv: string[]): Promise<void> {
   const store = openStore(redis, { waitReplicas: flags.waitReplicas, protocol: flags.protocol });
   const backend = match(flags.runtime)
     .with('cpu-reference', () => cpuReference)
+    .with('avatar', () => avatar)
     .with('null', () => nullRuntime)
     .exhaustive();
   const publisher = flags.sink

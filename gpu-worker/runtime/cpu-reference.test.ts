@@ -59,7 +59,7 @@ describe('the stages', () => {
 
   it('describe frames at 25 fps from the session clock, and encode them', async () => {
     const phases = [0, 0, 0] as const;
-    const at = { ptsMs: 4000, digest: Buffer.alloc(32, 7), phases };
+    const at = { stamp, seq: 1, text: 'Pa, pa.', ptsMs: 4000, digest: Buffer.alloc(32, 7), phases };
     const track = await cpuStages.motion(await cpuStages.speech('Pa, pa.'));
     const frames = await cpuStages.video(track, at);
     expect(frames).toHaveLength(Math.ceil(860 / FRAME_MS));

@@ -30,6 +30,10 @@ import {
 
 /** Where an input starts in its session: what `video` and `media` read of the session's state. */
 export interface RenderContext {
+  /** The generation rendering, and the input (seq 0 and no text: an idle frame). */
+  stamp: RuntimeStamp;
+  seq: number;
+  text: string;
   /** The presentation time of the input's first frame. */
   ptsMs: number;
   /** The session digest once this input is applied. */
@@ -302,6 +306,9 @@ function media(frames: FrameDescription[], at: RenderContext): Buffer[] {
 
 export const cpuStages: PipelineStages<RenderContext> = { speech, motion, video, media };
 
+/** The stage that differs between backends on this clock: frame descriptions → media payloads. */
+export type MediaStage = PipelineStages<RenderContext>['media'];
+
 /** The digest once input (seq, text) is applied: SHA-256(previous ‖ seq as u64 ‖ text). */
 function chain(previous: Buffer, input: Input): Buffer {
   const seq = Buffer.alloc(8);
@@ -309,14 +316,23 @@ function chain(previous: Buffer, input: Input): Buffer {
   return createHash('sha256').update(previous).update(seq).update(input.text, 'utf8').digest();
 }
 
-class CpuSessionRuntime implements SessionRuntime {
+/**
+ * A runtime on the reference clock: speech, motion and video of the CPU reference, and `render` for media
+ * (the reference's 42-byte payloads, or rendered pictures and sound).
+ */
+class ReferenceClockRuntime implements SessionRuntime {
   private seq = 0;
   private ptsMs = 0;
   private digest: Buffer;
   private readonly phases: RenderContext['phases'];
   private closed = false;
 
-  constructor(private readonly stamp: RuntimeStamp) {
+  constructor(
+    private readonly stamp: RuntimeStamp,
+    private readonly render: MediaStage,
+    /** The idle frame's payload (synchronous: the controller shows it between inputs). */
+    private readonly idle: (frame: FrameDescription, at: RenderContext) => Buffer,
+  ) {
     const seed = createHash('sha256').update(`${stamp.cell}/${stamp.session}`).digest();
     this.digest = createHash('sha256').update('dhsched-session').update(seed).digest();
     const phase = (k: number) => (seed.readUInt16BE(2 * k) / 65536) * 2 * Math.PI;
@@ -336,9 +352,9 @@ class CpuSessionRuntime implements SessionRuntime {
 
   async process(input: Input): Promise<MediaFrame[]> {
     this.expect(input);
-    const at: RenderContext = { ptsMs: this.ptsMs, digest: chain(this.digest, input), phases: this.phases };
+    const at = this.context(input.seq, input.text, chain(this.digest, input));
     const frames = video(motion(speech(input.text)), at);
-    const payloads = media(frames, at);
+    const payloads = await this.render(frames, at);
     this.advance(input, frames.length);
     return frames.map((f, i) => ({
       ...this.stamp,
@@ -363,8 +379,12 @@ class CpuSessionRuntime implements SessionRuntime {
       seq: this.seq,
       index: 0,
       ptsMs: this.ptsMs,
-      payload: encodePayload(frame, this.digest),
+      payload: this.idle(frame, this.context(this.seq, '', this.digest)),
     };
+  }
+
+  private context(seq: number, text: string, digest: Buffer): RenderContext {
+    return { stamp: this.stamp, seq, text, ptsMs: this.ptsMs, digest, phases: this.phases };
   }
 
   async close(): Promise<void> {
@@ -383,7 +403,15 @@ class CpuSessionRuntime implements SessionRuntime {
   }
 }
 
-export const cpuReference: RuntimeBackend = {
-  name: 'cpu-reference',
-  open: (stamp) => new CpuSessionRuntime(stamp),
-};
+/** Opens runtimes on the reference clock that render media with `render` (and `idle` between inputs). */
+export function referenceClockBackend(
+  name: string,
+  render: MediaStage,
+  idle: (frame: FrameDescription, at: RenderContext) => Buffer,
+): RuntimeBackend {
+  return { name, open: (stamp) => new ReferenceClockRuntime(stamp, render, idle) };
+}
+
+export const cpuReference = referenceClockBackend('cpu-reference', media, (frame, at) =>
+  encodePayload(frame, at.digest),
+);
