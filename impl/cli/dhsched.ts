@@ -9,6 +9,8 @@ import path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { z } from 'zod';
+import pino from 'pino';
+import { startConsole } from '../console/server.js';
 import { type System, SystemOptions, launchSystem } from '../ops/launch.js';
 import { type Client, dispatchClient } from '../rpc/client.js';
 import { grpcCode } from '../rpc/errors.js';
@@ -167,6 +169,12 @@ export function program(): Command {
         .choices(['dhsched', 'assignment_time', 'claim_only', 'workerid_only'])
         .default('dhsched'),
     )
+    .addOption(
+      new Option('--runtime <name>', 'the workers’ runtime backend')
+        .choices(['avatar', 'cpu-reference', 'null'])
+        .default('avatar'),
+    )
+    .option('--console <host:port>', 'where the web console serves (port 0: a free one)', '127.0.0.1:8377')
     .option('--log-dir <dir>', 'where each process logs (default: a temp dir)')
     .action(async (o: Record<string, unknown>) => up(globals(), o));
   return cli;
@@ -182,13 +190,33 @@ async function up(globals: Globals, o: Record<string, unknown>): Promise<void> {
     leaseTtlMs: o['leaseTtlMs'],
     ranking: o['ranking'],
     protocol: o['protocol'],
+    extraArgs: { worker: ['--runtime', String(o['runtime'])] },
     ...(o['logDir'] ? { logDir: o['logDir'] } : {}),
   });
   const system: System = await launchSystem(options);
+  const web = await startConsole({
+    listen: String(o['console']),
+    cell: globals.cell,
+    dispatch: system.dispatchers.map((d) => d.addr),
+    sink: system.sink.addr,
+    log: pino({ level: 'warn' }, pino.destination(2)),
+    control: {
+      async killWorker(id) {
+        const worker = system.workers.filter((w) => w.id === id).at(-1);
+        if (!worker) throw new Error(`no worker ${id} was started here`);
+        worker.signal('SIGKILL');
+        await worker.exited;
+      },
+    },
+  }).catch(async (err: unknown) => {
+    await system.stop();
+    throw err;
+  });
   const state = {
     dispatch: system.dispatchers.map((d) => d.addr),
     sink: system.sink.addr,
     redis: system.redisUrl,
+    console: web.url,
   };
   fs.mkdirSync(path.dirname(stateFile), { recursive: true });
   fs.writeFileSync(stateFile, JSON.stringify(state, null, 2));
@@ -198,6 +226,7 @@ async function up(globals: Globals, o: Record<string, unknown>): Promise<void> {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
+  await web.close();
   await system.stop();
   fs.rmSync(stateFile, { force: true });
 }

@@ -1,0 +1,80 @@
+/**
+ * The console end to end in real Chromium (Debian's, through playwright-core): a system of real processes
+ * with avatar workers, the console beside it; the test creates a session, says something, sees the
+ * avatar's frames arrive over WebRTC, migrates, and sees the epoch change with no stale frame shown.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ConsoleHarness, type Shown, type WithLog, openConsole } from './harness.js';
+
+let h: ConsoleHarness;
+beforeAll(async () => {
+  h = await openConsole();
+}, 60_000);
+afterAll(async () => {
+  await h?.close();
+});
+
+const shown = (): Promise<Shown[]> => h.page.evaluate(() => (globalThis as unknown as WithLog).dhsched.shown);
+
+describe('the console', () => {
+  it('creates a session, and the avatar speaks over WebRTC', async () => {
+    await h.page.fill('#session-id', 's1');
+    await h.page.click('#create');
+    await h.page.waitForSelector('#sessions tr[data-session="s1"]');
+    await h.say('Hello, I am your avatar.');
+    await h.page.waitForFunction(
+      () => (globalThis as unknown as WithLog).dhsched.shown.filter((f) => f.seq === 1).length >= 20,
+      null,
+      { timeout: 30_000 },
+    );
+    const frames = await shown();
+    expect(frames.filter((f) => f.seq === 1).every((f) => f.epoch === 1)).toBe(true);
+    expect(await h.page.textContent('#now-showing')).toMatch(/s1 · epoch 1 on w\d/);
+  }, 60_000);
+
+  it('migrates: the new epoch takes over the picture and no older frame is shown after it', async () => {
+    await h.page.click('#migrate');
+    await h.page.waitForSelector('#sessions tr[data-session="s1"] td:nth-child(3):text("2")', {
+      timeout: 30_000,
+    });
+    await h.say('Now I speak from another worker.');
+    await h.page.waitForFunction(
+      () =>
+        (globalThis as unknown as WithLog).dhsched.shown.filter((f) => f.seq === 2 && f.epoch === 2).length >=
+        20,
+      null,
+      { timeout: 30_000 },
+    );
+    const frames = await shown();
+    const firstNew = frames.findIndex((f) => f.epoch === 2);
+    expect(firstNew).toBeGreaterThan(0);
+    expect(frames.slice(firstNew).every((f) => f.epoch === 2)).toBe(true);
+    // input 1 is not said again by the new owner: it rebuilt its state from the log
+    expect(frames.slice(firstNew).some((f) => f.seq === 1 && f.index > 0)).toBe(false);
+    const workers = new Set(frames.map((f) => `${f.epoch}@${f.worker}`));
+    expect(workers.size).toBe(2);
+    expect(await h.page.textContent('#events')).toMatch(/s1 moved w\d → w\d \(epoch 1 → 2\)/);
+  }, 60_000);
+
+  it('measures PushText to first frame on the page', async () => {
+    const ms = await h.page.evaluate(() => (globalThis as unknown as WithLog).dhsched.firstFrameMs);
+    expect(ms.length).toBeGreaterThanOrEqual(2);
+    for (const m of ms) expect(m).toBeGreaterThan(0);
+  });
+
+  it('refuses bad requests with a clear error', async () => {
+    const res = await fetch(new URL('/api/sessions', h.console.url), {
+      method: 'POST',
+      body: '{"session":"bad id!"}',
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: string }).error).toMatch(/^session: /);
+    const missing = await fetch(new URL('/api/sessions/nope/text', h.console.url), {
+      method: 'POST',
+      body: JSON.stringify({ text: 'hi' }),
+    });
+    expect(missing.status).toBe(404);
+    const kill = await fetch(new URL('/api/workers/w1/kill', h.console.url), { method: 'POST' });
+    expect(kill.status).toBe(501);
+  });
+});

@@ -1,0 +1,281 @@
+// The DHSched console page: the cell's workers and sessions (polled from /api/state), buttons for the
+// API, and the watched session's avatar over WebRTC. Frames arrive an input at a time and play at 25 fps
+// from a queue, each with its 40 ms of sound. The viewer fences on the frames' generation stamp: once a
+// frame of epoch e arrives, frames of older epochs still queued or arriving later are dropped, never shown.
+
+const $ = (id) => document.getElementById(id);
+const AVATAR_PAYLOAD_VERSION = 0xa1;
+const SAMPLE_RATE = 22050;
+const FRAME_MS = 40;
+
+/**
+ * What the page has shown, read by the browser test; queued: frames waiting for their turn; firstFrameMs:
+ * per input said here, the time from its PushText call to its first frame on the page.
+ */
+const viewerLog = { shown: [], dropped: 0, queued: 0, firstFrameMs: [] };
+const sentAt = new Map();
+const firstFrameAt = new Map();
+/** Keyed by session/seq. */
+function measured(key) {
+  if (sentAt.has(key) && firstFrameAt.has(key))
+    viewerLog.firstFrameMs.push(firstFrameAt.get(key) - sentAt.get(key));
+}
+window.dhsched = viewerLog;
+
+async function api(method, path, body) {
+  const res = await fetch(path, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const reply = await res.json();
+  if (!res.ok) throw new Error(reply.error ?? `${res.status}`);
+  return reply;
+}
+
+function report(err) {
+  $('error').textContent = err ? String(err.message ?? err) : '';
+}
+
+/** One binary message of the data channel: u32 header length, JSON header, the backend's payload. */
+function decodeMessage(buffer) {
+  const view = new DataView(buffer);
+  const headerBytes = view.getUint32(0);
+  const header = JSON.parse(new TextDecoder().decode(new Uint8Array(buffer, 4, headerBytes)));
+  const payload = new Uint8Array(buffer, 4 + headerBytes);
+  if (payload[0] !== AVATAR_PAYLOAD_VERSION) return { header, jpeg: null, pcm: null };
+  const p = new DataView(buffer, 4 + headerBytes);
+  const jpegBytes = p.getUint32(1);
+  const pcmBytes = p.getUint32(5 + jpegBytes);
+  const jpeg = payload.slice(5, 5 + jpegBytes);
+  const pcm = new Int16Array(payload.slice(9 + jpegBytes, 9 + jpegBytes + pcmBytes).buffer);
+  return { header, jpeg, pcm };
+}
+
+class Viewer {
+  constructor(session) {
+    this.session = session;
+    this.newestEpoch = 0;
+    this.queue = [];
+    this.audio = null;
+    this.audioAt = 0;
+    this.timer = setInterval(() => this.tick(), FRAME_MS);
+  }
+
+  async connect() {
+    this.pc = new RTCPeerConnection();
+    const channel = this.pc.createDataChannel('media');
+    channel.binaryType = 'arraybuffer';
+    channel.onmessage = (e) => this.receive(decodeMessage(e.data));
+    await this.pc.setLocalDescription(await this.pc.createOffer());
+    await new Promise((resolve) => {
+      if (this.pc.iceGatheringState === 'complete') return resolve();
+      this.pc.addEventListener('icegatheringstatechange', () => {
+        if (this.pc.iceGatheringState === 'complete') resolve();
+      });
+    });
+    const { sdp } = await api('POST', '/api/rtc', {
+      session: this.session,
+      sdp: this.pc.localDescription.sdp,
+    });
+    await this.pc.setRemoteDescription({ type: 'answer', sdp });
+  }
+
+  close() {
+    clearInterval(this.timer);
+    this.pc?.close();
+  }
+
+  receive(frame) {
+    const { epoch } = frame.header;
+    if (epoch < this.newestEpoch) {
+      viewerLog.dropped++;
+      return;
+    }
+    if (epoch > this.newestEpoch) {
+      const stale = this.queue.length;
+      this.queue = this.queue.filter((f) => f.header.epoch >= epoch);
+      viewerLog.dropped += stale - this.queue.length;
+      this.newestEpoch = epoch;
+    }
+    this.queue.push(frame);
+    viewerLog.queued = this.queue.length;
+  }
+
+  /** Every 40 ms: the next frame, drawn, and its sound. */
+  tick() {
+    const frame = this.queue.shift();
+    viewerLog.queued = this.queue.length;
+    if (!frame) return;
+    const { header, jpeg, pcm } = frame;
+    const key = `${header.session}/${header.seq}`;
+    if (header.index === 0 && !firstFrameAt.has(key)) {
+      firstFrameAt.set(key, performance.now());
+      measured(key);
+    }
+    if (pcm) this.play(pcm);
+    this.show(header, jpeg).catch(report);
+  }
+
+  async show(header, jpeg) {
+    const g = $('video').getContext('2d');
+    if (jpeg) {
+      const picture = await createImageBitmap(new Blob([jpeg], { type: 'image/jpeg' }));
+      g.drawImage(picture, 0, 0);
+    } else {
+      g.fillStyle = '#1d2433';
+      g.fillRect(0, 0, 320, 240);
+      g.fillStyle = '#e8ecf4';
+      g.fillText('this runtime renders no pictures', 70, 120);
+    }
+    viewerLog.shown.push({
+      epoch: header.epoch,
+      seq: header.seq,
+      index: header.index,
+      worker: header.worker,
+    });
+    $('now-showing').textContent =
+      `${header.session} · epoch ${header.epoch} on ${header.worker} · input ${header.seq}, frame ${header.index}`;
+    $('viewer-stats').textContent =
+      `${viewerLog.shown.length} frames shown · ${viewerLog.dropped} stale dropped`;
+  }
+
+  play(pcm) {
+    if (!this.audio) this.audio = new AudioContext({ sampleRate: SAMPLE_RATE });
+    if (this.audio.state !== 'running') return;
+    const buffer = this.audio.createBuffer(1, pcm.length, SAMPLE_RATE);
+    const samples = buffer.getChannelData(0);
+    for (let i = 0; i < pcm.length; i++) samples[i] = pcm[i] / 32768;
+    const source = this.audio.createBufferSource();
+    source.buffer = buffer;
+    source.connect(this.audio.destination);
+    // back to back with the slice before, a little ahead of the clock: no gaps between frames
+    this.audioAt = Math.max(this.audioAt, this.audio.currentTime + 0.05);
+    source.start(this.audioAt);
+    this.audioAt += buffer.duration;
+  }
+}
+
+let viewer = null;
+let selected = null;
+let previous = null;
+
+async function watch(session) {
+  if (viewer?.session === session) return;
+  viewer?.close();
+  selected = session;
+  viewer = new Viewer(session);
+  await viewer.connect();
+}
+
+function event(text) {
+  const li = document.createElement('li');
+  li.textContent = `${new Date().toLocaleTimeString()} ${text}`;
+  $('events').prepend(li);
+}
+
+/** Events from what changed between two polls: moves, new epochs, lapsed leases, fenced media. */
+function diff(before, after) {
+  const old = new Map(before.sessions.map((s) => [s.session, s]));
+  for (const s of after.sessions) {
+    const o = old.get(s.session);
+    if (!o) event(`${s.session} created on ${s.worker} (epoch ${s.epoch})`);
+    else if (o.epoch !== s.epoch)
+      event(`${s.session} moved ${o.worker} → ${s.worker} (epoch ${o.epoch} → ${s.epoch})`);
+    else if (o.phase !== s.phase) event(`${s.session} ${s.phase}`);
+  }
+  const live = new Map(before.workers.map((w) => [w.worker, w.live]));
+  for (const w of after.workers) if (live.get(w.worker) && !w.live) event(`${w.worker}'s lease lapsed`);
+  const dropped = new Map(before.media.map((m) => [m.session, m.dropped]));
+  for (const m of after.media) {
+    const fenced = m.dropped - (dropped.get(m.session) ?? 0);
+    if (fenced > 0) event(`${fenced} stale frames of ${m.session} fenced at the sink`);
+  }
+}
+
+function cells(tr, values) {
+  for (const v of values) {
+    const td = document.createElement('td');
+    if (v instanceof Node) td.append(v);
+    else td.textContent = String(v);
+    tr.append(td);
+  }
+}
+
+function button(label, onClick) {
+  const b = document.createElement('button');
+  b.textContent = label;
+  b.onclick = () => onClick().then(() => report(null), report);
+  return b;
+}
+
+function render(state) {
+  $('cell').textContent = `cell ${state.cell}`;
+  const workers = $('workers').tBodies[0];
+  workers.replaceChildren();
+  for (const w of state.workers) {
+    const tr = workers.insertRow();
+    tr.dataset.worker = w.worker;
+    if (!w.live) tr.className = 'dead';
+    const actions = document.createElement('span');
+    actions.append(button('Drain', () => api('POST', `/api/workers/${w.worker}/drain`)));
+    if (state.canKill) actions.append(button('Kill', () => api('POST', `/api/workers/${w.worker}/kill`)));
+    const lease = w.live ? `live, ${Math.max(0, Number(w.leaseExpiresAtMs) - Date.now())} ms left` : 'lapsed';
+    cells(tr, [
+      w.worker,
+      `${lease}${w.draining ? ', draining' : ''}`,
+      `${w.tokens}/${w.capacity}`,
+      w.runtimes,
+      actions,
+    ]);
+  }
+  const sessions = $('sessions').tBodies[0];
+  sessions.replaceChildren();
+  const media = new Map(state.media.map((m) => [m.session, m]));
+  for (const s of state.sessions) {
+    const tr = sessions.insertRow();
+    tr.dataset.session = s.session;
+    if (s.session === selected) tr.className = 'selected';
+    tr.onclick = () => watch(s.session).catch(report);
+    const m = media.get(s.session);
+    cells(tr, [s.session, s.worker, s.epoch, s.phase, s.releasedSeq, m?.accepted ?? 0, m?.dropped ?? 0]);
+  }
+}
+
+async function poll() {
+  try {
+    const state = await api('GET', '/api/state');
+    if (previous) diff(previous, state);
+    previous = state;
+    render(state);
+  } catch (err) {
+    report(err);
+  }
+  setTimeout(poll, 500);
+}
+
+$('create-form').onsubmit = (e) => {
+  e.preventDefault();
+  const session = $('session-id').value;
+  api('POST', '/api/sessions', { session })
+    .then(() => watch(session))
+    .then(() => report(null), report);
+};
+$('text-form').onsubmit = (e) => {
+  e.preventDefault();
+  if (!selected) return report(new Error('create or pick a session first'));
+  viewer?.audio?.resume();
+  const at = performance.now();
+  const session = selected;
+  api('POST', `/api/sessions/${session}/text`, { text: $('text').value })
+    .then(({ seq }) => {
+      sentAt.set(`${session}/${seq}`, at);
+      measured(`${session}/${seq}`);
+    })
+    .then(() => report(null), report);
+};
+$('migrate').onclick = () =>
+  selected && api('POST', `/api/sessions/${selected}/migrate`, {}).then(() => report(null), report);
+$('close').onclick = () =>
+  selected && api('POST', `/api/sessions/${selected}/close`).then(() => report(null), report);
+poll();
