@@ -1,19 +1,20 @@
 /**
  * The CPU avatar backend: the reference clock's speech timing, visemes and head motion (cpu-reference.ts),
  * rendered as a face drawn with @napi-rs/canvas (JPEG, 320×240) and the input's speech synthesised by
- * espeak-ng, fitted to the input's duration and cut into one 40 ms slice per frame. Every picture shows
+ * espeak-ng, fitted to the input's duration and cut into one 40 ms slice per frame (G.711 μ-law). Every picture shows
  * its generation (session, epoch, worker) and input seq, so a viewer sees who renders.
  */
 import { type SKRSContext2D, createCanvas } from '@napi-rs/canvas';
 import { type MediaStage, type RenderContext, frameCount, referenceClockBackend } from './cpu-reference.js';
 import { FRAME_MS, type FrameDescription, type Viseme } from './pipeline.js';
 import { SAMPLE_RATE, synthesizeFitted } from './espeak.js';
+import { decodeMuLaw, encodeMuLaw } from './mulaw.js';
 
 export const WIDTH = 320;
 export const HEIGHT = 240;
 const JPEG_QUALITY = 80;
 export const SAMPLES_PER_FRAME = (SAMPLE_RATE * FRAME_MS) / 1000;
-export const AVATAR_PAYLOAD_VERSION = 0xa1;
+export const AVATAR_PAYLOAD_VERSION = 0xa2;
 
 /** How wide the lips are drawn for each mouth shape (1: at rest). */
 const LIP_WIDTH: Record<Viseme, number> = {
@@ -69,9 +70,9 @@ function drawFace(g: SKRSContext2D, frame: FrameDescription, at: RenderContext):
   g.fillText(`seq ${at.seq} · ${(frame.ptsMs / 1000).toFixed(2)} s`, 8, HEIGHT - 10);
 }
 
-/** u8 version 0xa1, u32 JPEG bytes, the JPEG, u32 PCM bytes, the PCM (s16le), 32 bytes of digest. */
+/** u8 version 0xa2, u32 JPEG bytes, the JPEG, u32 audio bytes, the audio (G.711 μ-law), 32 bytes of digest. */
 function encodePayload(jpeg: Buffer, pcm: Int16Array, digest: Buffer): Buffer {
-  const audio = Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength);
+  const audio = encodeMuLaw(pcm);
   const b = Buffer.alloc(1 + 4 + jpeg.length + 4 + audio.length + 32);
   let at = b.writeUInt8(AVATAR_PAYLOAD_VERSION, 0);
   at = b.writeUInt32BE(jpeg.length, at);
@@ -85,7 +86,7 @@ function encodePayload(jpeg: Buffer, pcm: Int16Array, digest: Buffer): Buffer {
 export interface AvatarPayload {
   /** The picture, JPEG. */
   jpeg: Buffer;
-  /** 40 ms of sound: mono s16 at SAMPLE_RATE. */
+  /** 40 ms of sound, decoded: mono s16 at SAMPLE_RATE. */
   pcm: Int16Array;
   /** Hex SHA-256 of the session once the frame's input is applied. */
   digest: string;
@@ -98,14 +99,12 @@ export function decodeAvatarPayload(b: Buffer): AvatarPayload {
   const jpegBytes = b.readUInt32BE(1);
   const pcmAt = 5 + jpegBytes;
   if (pcmAt + 4 > b.length) throw bad();
-  const pcmBytes = b.readUInt32BE(pcmAt);
-  if (pcmAt + 4 + pcmBytes + 32 !== b.length || pcmBytes % 2 !== 0) throw bad();
-  const pcm = new Int16Array(pcmBytes / 2);
-  for (let i = 0; i < pcm.length; i++) pcm[i] = b.readInt16LE(pcmAt + 4 + 2 * i);
+  const audioBytes = b.readUInt32BE(pcmAt);
+  if (pcmAt + 4 + audioBytes + 32 !== b.length) throw bad();
   return {
     jpeg: Buffer.from(b.subarray(5, pcmAt)),
-    pcm,
-    digest: b.subarray(pcmAt + 4 + pcmBytes).toString('hex'),
+    pcm: decodeMuLaw(b.subarray(pcmAt + 4, pcmAt + 4 + audioBytes)),
+    digest: b.subarray(pcmAt + 4 + audioBytes).toString('hex'),
   };
 }
 

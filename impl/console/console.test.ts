@@ -4,7 +4,9 @@
  * avatar's frames arrive over WebRTC, migrates, and sees the epoch change with no stale frame shown.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { avatar } from '../../gpu-worker/runtime/avatar.js';
 import { type ConsoleHarness, type Shown, type WithLog, openConsole } from './harness.js';
+import { frameMessage } from './rtc.js';
 
 let h: ConsoleHarness;
 beforeAll(async () => {
@@ -55,6 +57,19 @@ describe('the console', () => {
     expect(workers.size).toBe(2);
     expect(await h.page.textContent('#events')).toMatch(/s1 moved w\d → w\d \(epoch 1 → 2\)/);
   }, 60_000);
+
+  it('drops a frame of an older epoch that reaches the page late (its own fence, behind the sink’s)', async () => {
+    const stale = avatar.open({ cell: 'console', session: 's1', epoch: 1, worker: 'w9' }).idleFrame();
+    const message = frameMessage(stale).toString('base64');
+    const before = await h.page.evaluate(() => (globalThis as unknown as WithLog).dhsched.dropped);
+    await h.page.evaluate((b64) => {
+      const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+      (globalThis as unknown as WithLog).dhsched.offer(bytes.buffer);
+    }, message);
+    expect(await h.page.evaluate(() => (globalThis as unknown as WithLog).dhsched.dropped)).toBe(before + 1);
+    await h.page.waitForTimeout(200);
+    expect((await shown()).some((f) => f.worker === 'w9')).toBe(false);
+  });
 
   it('measures PushText to first frame on the page', async () => {
     const ms = await h.page.evaluate(() => (globalThis as unknown as WithLog).dhsched.firstFrameMs);

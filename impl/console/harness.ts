@@ -25,7 +25,13 @@ export interface Shown {
 }
 /** The page's viewer log, as `page.evaluate` reads it. */
 export interface WithLog {
-  dhsched: { shown: Shown[]; dropped: number; queued: number; firstFrameMs: number[] };
+  dhsched: {
+    shown: Shown[];
+    dropped: number;
+    queued: number;
+    firstFrameMs: number[];
+    offer(message: ArrayBuffer): void;
+  };
 }
 
 export interface ConsoleHarness {

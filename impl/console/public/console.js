@@ -1,10 +1,10 @@
 // The DHSched console page: the cell's workers and sessions (polled from /api/state), buttons for the
 // API, and the watched session's avatar over WebRTC. Frames arrive an input at a time and play at 25 fps
-// from a queue, each with its 40 ms of sound. The viewer fences on the frames' generation stamp: once a
-// frame of epoch e arrives, frames of older epochs still queued or arriving later are dropped, never shown.
+// from a queue, each with its 40 ms of sound (G.711 μ-law). The viewer fences on the frames' generation
+// stamp: once a frame of epoch e arrives, frames of older epochs, queued or late, are dropped, never shown.
 
 const $ = (id) => document.getElementById(id);
-const AVATAR_PAYLOAD_VERSION = 0xa1;
+const AVATAR_PAYLOAD_VERSION = 0xa2;
 const SAMPLE_RATE = 22050;
 const FRAME_MS = 40;
 
@@ -46,10 +46,21 @@ function decodeMessage(buffer) {
   if (payload[0] !== AVATAR_PAYLOAD_VERSION) return { header, jpeg: null, pcm: null };
   const p = new DataView(buffer, 4 + headerBytes);
   const jpegBytes = p.getUint32(1);
-  const pcmBytes = p.getUint32(5 + jpegBytes);
+  const audioBytes = p.getUint32(5 + jpegBytes);
   const jpeg = payload.slice(5, 5 + jpegBytes);
-  const pcm = new Int16Array(payload.slice(9 + jpegBytes, 9 + jpegBytes + pcmBytes).buffer);
+  const pcm = decodeMuLaw(payload.subarray(9 + jpegBytes, 9 + jpegBytes + audioBytes));
   return { header, jpeg, pcm };
+}
+
+/** G.711 μ-law bytes → linear samples in [-1, 1) (gpu-worker/runtime/mulaw.ts encodes them). */
+function decodeMuLaw(bytes) {
+  const out = new Float32Array(bytes.length);
+  for (let i = 0; i < bytes.length; i++) {
+    const u = ~bytes[i] & 0xff;
+    const magnitude = ((((u & 0x0f) << 3) + 0x84) << ((u >> 4) & 0x07)) - 0x84;
+    out[i] = (u & 0x80 ? -magnitude : magnitude) / 32768;
+  }
+  return out;
 }
 
 class Viewer {
@@ -144,8 +155,7 @@ class Viewer {
     if (!this.audio) this.audio = new AudioContext({ sampleRate: SAMPLE_RATE });
     if (this.audio.state !== 'running') return;
     const buffer = this.audio.createBuffer(1, pcm.length, SAMPLE_RATE);
-    const samples = buffer.getChannelData(0);
-    for (let i = 0; i < pcm.length; i++) samples[i] = pcm[i] / 32768;
+    buffer.copyToChannel(pcm, 0);
     const source = this.audio.createBufferSource();
     source.buffer = buffer;
     source.connect(this.audio.destination);
@@ -157,6 +167,8 @@ class Viewer {
 }
 
 let viewer = null;
+/** A data channel message handed to the viewer as if it had arrived (the browser test's late frames). */
+viewerLog.offer = (buffer) => viewer?.receive(decodeMessage(buffer));
 let selected = null;
 let previous = null;
 
