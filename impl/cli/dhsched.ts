@@ -10,7 +10,7 @@ import * as grpc from '@grpc/grpc-js';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { z } from 'zod';
 import pino from 'pino';
-import { startConsole } from '../console/server.js';
+import { killWorker, startConsole } from '../console/server.js';
 import { type System, SystemOptions, launchSystem } from '../ops/launch.js';
 import { type Client, dispatchClient } from '../rpc/client.js';
 import { grpcCode } from '../rpc/errors.js';
@@ -200,14 +200,7 @@ async function up(globals: Globals, o: Record<string, unknown>): Promise<void> {
     dispatch: system.dispatchers.map((d) => d.addr),
     sink: system.sink.addr,
     log: pino({ level: 'warn' }, pino.destination(2)),
-    control: {
-      async killWorker(id) {
-        const worker = system.workers.filter((w) => w.id === id).at(-1);
-        if (!worker) throw new Error(`no worker ${id} was started here`);
-        worker.signal('SIGKILL');
-        await worker.exited;
-      },
-    },
+    control: { killWorker: (id) => killWorker(system, id) },
   }).catch(async (err: unknown) => {
     await system.stop();
     throw err;

@@ -71,6 +71,26 @@ describe('the console', () => {
     expect((await shown()).some((f) => f.worker === 'w9')).toBe(false);
   });
 
+  it('kills the owner from its button: the session is recovered on the other worker, under a new epoch', async () => {
+    const owner = (await h.page.textContent('#sessions tr[data-session="s1"] td:nth-child(2)'))!;
+    await h.page.click(`#workers tr[data-worker="${owner}"] button:text("Kill")`);
+    await h.page.waitForSelector('#sessions tr[data-session="s1"] td:nth-child(3):text("3")', {
+      timeout: 30_000,
+    });
+    expect(await h.page.textContent('#sessions tr[data-session="s1"] td:nth-child(2)')).not.toBe(owner);
+    await h.say('I came back on another worker.');
+    await h.page.waitForFunction(
+      () =>
+        (globalThis as unknown as WithLog).dhsched.shown.filter((f) => f.epoch === 3 && f.seq === 3).length >=
+        10,
+      null,
+      { timeout: 30_000 },
+    );
+    const frames = await shown();
+    const firstNew = frames.findIndex((f) => f.epoch === 3);
+    expect(frames.slice(firstNew).every((f) => f.epoch === 3)).toBe(true);
+  }, 60_000);
+
   it('measures PushText to first frame on the page', async () => {
     const ms = await h.page.evaluate(() => (globalThis as unknown as WithLog).dhsched.firstFrameMs);
     expect(ms.length).toBeGreaterThanOrEqual(2);
@@ -89,7 +109,7 @@ describe('the console', () => {
       body: JSON.stringify({ text: 'hi' }),
     });
     expect(missing.status).toBe(404);
-    const kill = await fetch(new URL('/api/workers/w1/kill', h.console.url), { method: 'POST' });
-    expect(kill.status).toBe(501);
+    const kill = await fetch(new URL('/api/workers/w9/kill', h.console.url), { method: 'POST' });
+    expect(kill.status).toBe(404);
   });
 });

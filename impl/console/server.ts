@@ -7,8 +7,8 @@
  *   POST /api/sessions/:s/migrate        {target?}            Migrate (no target: Dispatch picks)
  *   POST /api/sessions/:s/close                               CloseLive
  *   POST /api/workers/:w/drain                                DrainWorker
- *   POST /api/workers/:w/kill                                 SIGKILL (only where the console runs
- *                                                             beside the processes it started)
+ *   POST /api/workers/:w/kill                                 SIGKILL (the console runs beside the
+ *                                                             processes it started)
  *   POST /api/rtc                        {session, sdp}       the SDP answer to a viewer's offer
  * Bodies are validated with zod; a refusal is {error} with the HTTP status of its gRPC code.
  */
@@ -24,6 +24,7 @@ import { z } from 'zod';
 import { type Client, dispatchClient, mediaSinkClient } from '../rpc/client.js';
 import { grpcCode } from '../rpc/errors.js';
 import type { DispatchMethods } from '../rpc/proto.js';
+import type { System } from '../ops/launch.js';
 import { Id } from '../store/schema.js';
 import { answerViewer, type RtcViewer } from './rtc.js';
 
@@ -95,8 +96,8 @@ export interface ConsoleOptions {
   dispatch: readonly string[];
   sink: string;
   log: Logger;
-  /** What the console may do to processes it runs beside (`dhsched up`). */
-  control?: { killWorker(id: string): Promise<void> };
+  /** What the console does to the processes it runs beside (`dhsched up`). */
+  control: { killWorker(id: string): Promise<void> };
 }
 
 export interface Console {
@@ -143,7 +144,6 @@ export async function startConsole(o: ConsoleOptions): Promise<Console> {
         ]);
         return {
           cell,
-          canKill: o.control !== undefined,
           workers: workers.workers,
           sessions: sessions.sessions,
           media: media.sessions.filter((m) => m.cell === cell),
@@ -189,8 +189,6 @@ export async function startConsole(o: ConsoleOptions): Promise<Console> {
       /^\/api\/workers\/([^/]+)\/kill$/,
       async ([worker], body) => {
         parse(Empty, body);
-        if (!o.control)
-          throw new HttpError(501, 'this console does not run beside the workers: it cannot kill one');
         await o.control.killWorker(id(worker));
         return { killed: worker };
       },
@@ -258,6 +256,14 @@ export async function startConsole(o: ConsoleOptions): Promise<Console> {
       for (const d of dispatchers) d.close();
     },
   };
+}
+
+/** SIGKILL to the latest process of worker `id` in `system`: what `control.killWorker` does beside it. */
+export async function killWorker(system: System, id: string): Promise<void> {
+  const worker = system.workers.filter((w) => w.id === id).at(-1);
+  if (!worker) throw new HttpError(404, `no worker ${id} was started here`);
+  worker.signal('SIGKILL');
+  await worker.exited;
 }
 
 function splitHostPort(listen: string): [string, number] {

@@ -231,7 +231,7 @@ function render(state) {
     if (!w.live) tr.className = 'dead';
     const actions = document.createElement('span');
     actions.append(button('Drain', () => api('POST', `/api/workers/${w.worker}/drain`)));
-    if (state.canKill) actions.append(button('Kill', () => api('POST', `/api/workers/${w.worker}/kill`)));
+    actions.append(button('Kill', () => api('POST', `/api/workers/${w.worker}/kill`)));
     const lease = w.live ? `live, ${Math.max(0, Number(w.leaseExpiresAtMs) - Date.now())} ms left` : 'lapsed';
     cells(tr, [
       w.worker,
