@@ -51,8 +51,12 @@ describe('the console', () => {
     const firstNew = frames.findIndex((f) => f.epoch === 2);
     expect(firstNew).toBeGreaterThan(0);
     expect(frames.slice(firstNew).every((f) => f.epoch === 2)).toBe(true);
-    // input 1 is not said again by the new owner: it rebuilt its state from the log
+    // input 1 is not said again by the new owner: it rebuilt its state from the log, and its pictures
+    // continue the session's clock where the old owner's stopped
     expect(frames.slice(firstNew).some((f) => f.seq === 1 && f.index > 0)).toBe(false);
+    expect(frames[firstNew]!.ptsMs).toBeGreaterThanOrEqual(frames[firstNew - 1]!.ptsMs);
+    const said = frames.filter((f) => f.seq === 2 && f.epoch === 2).map((f) => f.ptsMs);
+    expect(said).toEqual([...said].sort((a, b) => a - b));
     const workers = new Set(frames.map((f) => `${f.epoch}@${f.worker}`));
     expect(workers.size).toBe(2);
     expect(await h.page.textContent('#events')).toMatch(/s1 moved w\d → w\d \(epoch 1 → 2\)/);

@@ -22,6 +22,7 @@ export interface Shown {
   seq: number;
   index: number;
   worker: string;
+  ptsMs: number;
 }
 /** The page's viewer log, as `page.evaluate` reads it. */
 export interface WithLog {

@@ -139,12 +139,8 @@ class Viewer {
       g.fillStyle = '#e8ecf4';
       g.fillText('this runtime renders no pictures', 70, 120);
     }
-    viewerLog.shown.push({
-      epoch: header.epoch,
-      seq: header.seq,
-      index: header.index,
-      worker: header.worker,
-    });
+    const { epoch, seq, index, worker, ptsMs } = header;
+    viewerLog.shown.push({ epoch, seq, index, worker, ptsMs });
     $('now-showing').textContent =
       `${header.session} · epoch ${header.epoch} on ${header.worker} · input ${header.seq}, frame ${header.index}`;
     $('viewer-stats').textContent =
