@@ -101,19 +101,18 @@ describe('the console', () => {
     for (const m of ms) expect(m).toBeGreaterThan(0);
   });
 
-  it('refuses bad requests with a clear error', async () => {
-    const res = await fetch(new URL('/api/sessions', h.console.url), {
-      method: 'POST',
-      body: '{"session":"bad id!"}',
-    });
-    expect(res.status).toBe(400);
-    expect(((await res.json()) as { error: string }).error).toMatch(/^session: /);
-    const missing = await fetch(new URL('/api/sessions/nope/text', h.console.url), {
-      method: 'POST',
-      body: JSON.stringify({ text: 'hi' }),
-    });
-    expect(missing.status).toBe(404);
-    const kill = await fetch(new URL('/api/workers/w9/kill', h.console.url), { method: 'POST' });
-    expect(kill.status).toBe(404);
+  it('refuses bad requests with a clear error, and a POST that is not JSON (another origin’s form)', async () => {
+    const post = (path: string, body: string, type = 'application/json') =>
+      fetch(new URL(path, h.console.url), { method: 'POST', headers: { 'content-type': type }, body });
+    const bad = await post('/api/sessions', '{"session":"bad id!"}');
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: string }).error).toMatch(/^session: /);
+    expect((await post('/api/sessions', '{')).status).toBe(400);
+    expect((await post('/api/sessions/nope/text', JSON.stringify({ text: 'hi' }))).status).toBe(404);
+    expect((await post('/api/workers/w9/kill', '{}')).status).toBe(404);
+    const alive = h.system.workers.find((w) => w.child.exitCode === null && w.child.signalCode === null)!;
+    const form = await post(`/api/workers/${alive.id}/kill`, '{}', 'text/plain');
+    expect(form.status).toBe(415);
+    expect(alive.child.signalCode).toBeNull();
   });
 });

@@ -24,6 +24,8 @@ export function frameMessage(frame: Frame): Buffer {
 export interface RtcViewer {
   /** The SDP answer, with its ICE candidates (no trickle). */
   readonly answer: string;
+  /** Resolves once the connection is closed, by the browser or by `close`. */
+  readonly closed: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -41,11 +43,16 @@ export async function answerViewer(o: {
   const pc = new RTCPeerConnection({ iceAdditionalHostAddresses: ['127.0.0.1'], iceUseIpv6: false });
   const sink = new (services().MediaSink)(o.sink, grpc.credentials.createInsecure());
   let stream: grpc.ClientReadableStream<Frame> | undefined;
-  const close = async () => {
-    stream?.cancel();
-    sink.close();
-    await pc.close();
-  };
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      stream?.cancel();
+      sink.close();
+      await pc.close();
+    })());
+  const closed = new Promise<void>((resolve) => {
+    pc.connectionStateChange.subscribe((state) => state === 'closed' && resolve());
+  });
   pc.onDataChannel.subscribe((channel: RTCDataChannel) => {
     const forward = () => {
       stream = sink['watch']({ cell: o.cell, session: o.session }) as grpc.ClientReadableStream<Frame>;
@@ -72,5 +79,5 @@ export async function answerViewer(o: {
     await close();
     throw err;
   }
-  return { answer: pc.localDescription!.sdp, close };
+  return { answer: pc.localDescription!.sdp, closed, close };
 }

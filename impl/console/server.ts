@@ -206,6 +206,7 @@ export async function startConsole(o: ConsoleOptions): Promise<Console> {
           log: o.log,
         });
         viewers.add(viewer);
+        void viewer.closed.then(() => viewers.delete(viewer));
         return { sdp: viewer.answer };
       },
     ],
@@ -233,6 +234,9 @@ export async function startConsole(o: ConsoleOptions): Promise<Console> {
   });
 
   async function respond(req: http.IncomingMessage, pathname: string): Promise<unknown> {
+    // a page of another origin cannot send this type without a preflight, which is never answered
+    if (req.method === 'POST' && !/^application\/json\b/.test(req.headers['content-type'] ?? ''))
+      throw new HttpError(415, 'POST bodies are application/json');
     for (const [method, pattern, handle] of routes) {
       const m = pattern.exec(pathname);
       if (m && req.method === method) return handle(m.slice(1).map(decodeURIComponent), await body(req));

@@ -23,10 +23,11 @@ function measured(key) {
 window.dhsched = viewerLog;
 
 async function api(method, path, body) {
+  const post = method === 'POST';
   const res = await fetch(path, {
     method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
+    headers: post ? { 'content-type': 'application/json' } : {},
+    body: post ? JSON.stringify(body ?? {}) : undefined,
   });
   const reply = await res.json();
   if (!res.ok) throw new Error(reply.error ?? `${res.status}`);
