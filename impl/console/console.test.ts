@@ -75,24 +75,63 @@ describe('the console', () => {
     expect((await shown()).some((f) => f.worker === 'w9')).toBe(false);
   });
 
+  it('fences a stale runtime that stays alive: paused mid-speech, moved away, resumed, never seen', async () => {
+    const state = async () =>
+      (await (await fetch(new URL('/api/state', h.console.url))).json()) as {
+        sessions: { session: string; worker: string; epoch: number; releasedSeq: number }[];
+        media: { session: string; dropped: number }[];
+      };
+    const s1 = async () => (await state()).sessions.find((s) => s.session === 's1')!;
+    const before = await s1();
+    const dropped = async () => (await state()).media.find((m) => m.session === 's1')?.dropped ?? 0;
+    const droppedBefore = await dropped();
+    const owner = h.system.workers.filter((w) => w.id === before.worker).at(-1)!;
+    // a long line: its runtime renders for a while after the store released it
+    await h.say(
+      Array.from({ length: 12 }, () => 'This is a long line that takes a while to render.').join(' '),
+    );
+    await expect.poll(async () => (await s1()).releasedSeq, { timeout: 10_000 }).toBe(before.releasedSeq + 1);
+    owner.signal('SIGSTOP');
+    try {
+      await h.page.click('#migrate');
+      await expect.poll(async () => (await s1()).epoch, { timeout: 30_000 }).toBe(before.epoch + 1);
+      await h.say('The new owner speaks.');
+      await h.page.waitForFunction(
+        (e) => (globalThis as unknown as WithLog).dhsched.shown.some((f) => f.epoch === e),
+        before.epoch + 1,
+        { timeout: 30_000 },
+      );
+    } finally {
+      owner.signal('SIGCONT');
+    }
+    // the old runtime, alive again, publishes the frames it rendered: the sink drops every one
+    await expect.poll(dropped, { timeout: 30_000 }).toBeGreaterThan(droppedBefore);
+    const frames = await shown();
+    const firstNew = frames.findIndex((f) => f.epoch === before.epoch + 1);
+    expect(frames.slice(firstNew).every((f) => f.epoch === before.epoch + 1)).toBe(true);
+  }, 90_000);
+
   it('kills the owner from its button: the session is recovered on the other worker, under a new epoch', async () => {
-    const owner = (await h.page.textContent('#sessions tr[data-session="s1"] td:nth-child(2)'))!;
+    const cell = (n: number) => h.page.textContent(`#sessions tr[data-session="s1"] td:nth-child(${n})`);
+    const owner = (await cell(2))!;
+    const next = Number(await cell(3)) + 1;
     await h.page.click(`#workers tr[data-worker="${owner}"] button:text("Kill")`);
-    await h.page.waitForSelector('#sessions tr[data-session="s1"] td:nth-child(3):text("3")', {
+    await h.page.waitForSelector(`#sessions tr[data-session="s1"] td:nth-child(3):text("${next}")`, {
       timeout: 30_000,
     });
-    expect(await h.page.textContent('#sessions tr[data-session="s1"] td:nth-child(2)')).not.toBe(owner);
+    expect(await cell(2)).not.toBe(owner);
+    const seq = Number(await cell(5)) + 1;
     await h.say('I came back on another worker.');
     await h.page.waitForFunction(
-      () =>
-        (globalThis as unknown as WithLog).dhsched.shown.filter((f) => f.epoch === 3 && f.seq === 3).length >=
+      ([e, q]) =>
+        (globalThis as unknown as WithLog).dhsched.shown.filter((f) => f.epoch === e && f.seq === q).length >=
         10,
-      null,
+      [next, seq],
       { timeout: 30_000 },
     );
     const frames = await shown();
-    const firstNew = frames.findIndex((f) => f.epoch === 3);
-    expect(frames.slice(firstNew).every((f) => f.epoch === 3)).toBe(true);
+    const firstNew = frames.findIndex((f) => f.epoch === next);
+    expect(frames.slice(firstNew).every((f) => f.epoch === next)).toBe(true);
   }, 60_000);
 
   it('measures PushText to first frame on the page', async () => {
