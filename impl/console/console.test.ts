@@ -1,7 +1,9 @@
 /**
  * The console end to end in real Chromium (Debian's, through playwright-core): a system of real processes
- * with avatar workers, the console beside it; the test creates a session, says something, sees the
- * avatar's frames arrive over WebRTC, migrates, and sees the epoch change with no stale frame shown.
+ * with three avatar workers, the console beside it. In order, on one session: create it and hear it speak
+ * over WebRTC; migrate it and see the epoch change with no older frame shown; keep a stale runtime alive
+ * across a move and see the sink fence its frames; drain and kill its owner from the buttons; hand the
+ * page a late stale frame; measure PushText to first frame; send bad requests.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { avatar } from '../../gpu-worker/runtime/avatar.js';
@@ -10,7 +12,7 @@ import { frameMessage } from './rtc.js';
 
 let h: ConsoleHarness;
 beforeAll(async () => {
-  h = await openConsole();
+  h = await openConsole({ workers: 3 });
 }, 60_000);
 afterAll(async () => {
   await h?.close();
@@ -110,6 +112,20 @@ describe('the console', () => {
     const firstNew = frames.findIndex((f) => f.epoch === before.epoch + 1);
     expect(frames.slice(firstNew).every((f) => f.epoch === before.epoch + 1)).toBe(true);
   }, 90_000);
+
+  it('drains the owner from its button: the session moves away under a new epoch', async () => {
+    const cell = (n: number) => h.page.textContent(`#sessions tr[data-session="s1"] td:nth-child(${n})`);
+    const owner = (await cell(2))!;
+    const next = Number(await cell(3)) + 1;
+    await h.page.click(`#workers tr[data-worker="${owner}"] button:text("Drain")`);
+    await h.page.waitForSelector(`#sessions tr[data-session="s1"] td:nth-child(3):text("${next}")`, {
+      timeout: 30_000,
+    });
+    expect(await cell(2)).not.toBe(owner);
+    expect(await h.page.textContent(`#workers tr[data-worker="${owner}"] td:nth-child(2)`)).toMatch(
+      /draining/,
+    );
+  }, 60_000);
 
   it('kills the owner from its button: the session is recovered on the other worker, under a new epoch', async () => {
     const cell = (n: number) => h.page.textContent(`#sessions tr[data-session="s1"] td:nth-child(${n})`);
