@@ -25,7 +25,6 @@ import {
   parseFlags,
   serveMetricsFlag,
 } from './process-flags.js';
-import { avatar } from './runtime/avatar.js';
 import { cpuReference } from './runtime/cpu-reference.js';
 import { nullRuntime } from './runtime/null.js';
 import { workerService } from './server.js';
@@ -136,10 +135,11 @@ async function main(argv: string[]): Promise<void> {
   const redis = connectRedis(flags.redis);
   redis.on('error', (err: Error) => log.warn({ err: err.message }, 'redis connection'));
   const store = openStore(redis, { waitReplicas: flags.waitReplicas, protocol: flags.protocol });
-  const backend = match(flags.runtime)
-    .with('cpu-reference', () => cpuReference)
-    .with('avatar', () => avatar)
-    .with('null', () => nullRuntime)
+  const backend = await match(flags.runtime)
+    .with('cpu-reference', async () => cpuReference)
+    // a native module (canvas): loaded only by the workers that draw
+    .with('avatar', async () => (await import('./runtime/avatar.js')).avatar)
+    .with('null', async () => nullRuntime)
     .exhaustive();
   const publisher = flags.sink
     ? new MediaPublisher({ addr: flags.sink, worker: flags.id, log })
