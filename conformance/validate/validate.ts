@@ -361,6 +361,18 @@ export function buildEvents(
             },
           ],
         ];
+        if (!claimed) {
+          // an assignment read from the primary before a failover lost its commit: the store refuses it
+          // and changes nothing, and the spec never had it (a stutter)
+          ev.alternatives.push([
+            {
+              check: (pre) => {
+                const g = pre.gen(s);
+                return g.w === w && g.e === e ? `gen[${s}] is ${show(g)}: the claim is not stale` : undefined;
+              },
+            },
+          ]);
+        }
         return ev;
       }
       case 'reconstruct': {
