@@ -20,6 +20,21 @@ afterAll(async () => {
 
 const shown = (): Promise<Shown[]> => h.page.evaluate(() => (globalThis as unknown as WithLog).dhsched.shown);
 
+/** A cell of s1's row in the sessions table (2: owner, 3: epoch, 5: released seq). */
+const s1Cell = (n: number) => h.page.textContent(`#sessions tr[data-session="s1"] td:nth-child(${n})`);
+
+/** Presses a button of s1's owner in the workers table; resolves once s1 has moved to another worker. */
+async function pressOnOwner(label: 'Drain' | 'Kill'): Promise<{ owner: string; next: number }> {
+  const owner = (await s1Cell(2))!;
+  const next = Number(await s1Cell(3)) + 1;
+  await h.page.click(`#workers tr[data-worker="${owner}"] button:text("${label}")`);
+  await h.page.waitForSelector(`#sessions tr[data-session="s1"] td:nth-child(3):text("${next}")`, {
+    timeout: 30_000,
+  });
+  expect(await s1Cell(2)).not.toBe(owner);
+  return { owner, next };
+}
+
 describe('the console', () => {
   it('creates a session, and the avatar speaks over WebRTC', async () => {
     await h.page.fill('#session-id', 's1');
@@ -114,29 +129,15 @@ describe('the console', () => {
   }, 90_000);
 
   it('drains the owner from its button: the session moves away under a new epoch', async () => {
-    const cell = (n: number) => h.page.textContent(`#sessions tr[data-session="s1"] td:nth-child(${n})`);
-    const owner = (await cell(2))!;
-    const next = Number(await cell(3)) + 1;
-    await h.page.click(`#workers tr[data-worker="${owner}"] button:text("Drain")`);
-    await h.page.waitForSelector(`#sessions tr[data-session="s1"] td:nth-child(3):text("${next}")`, {
-      timeout: 30_000,
-    });
-    expect(await cell(2)).not.toBe(owner);
+    const { owner } = await pressOnOwner('Drain');
     expect(await h.page.textContent(`#workers tr[data-worker="${owner}"] td:nth-child(2)`)).toMatch(
       /draining/,
     );
   }, 60_000);
 
   it('kills the owner from its button: the session is recovered on the other worker, under a new epoch', async () => {
-    const cell = (n: number) => h.page.textContent(`#sessions tr[data-session="s1"] td:nth-child(${n})`);
-    const owner = (await cell(2))!;
-    const next = Number(await cell(3)) + 1;
-    await h.page.click(`#workers tr[data-worker="${owner}"] button:text("Kill")`);
-    await h.page.waitForSelector(`#sessions tr[data-session="s1"] td:nth-child(3):text("${next}")`, {
-      timeout: 30_000,
-    });
-    expect(await cell(2)).not.toBe(owner);
-    const seq = Number(await cell(5)) + 1;
+    const { next } = await pressOnOwner('Kill');
+    const seq = Number(await s1Cell(5)) + 1;
     await h.say('I came back on another worker.');
     await h.page.waitForFunction(
       ([e, q]) =>
