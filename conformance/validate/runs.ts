@@ -278,6 +278,13 @@ export async function runSeeds(
   await Promise.all(Array.from({ length: Math.min(o.parallel, o.seeds.length) }, lane));
 }
 
+/** SIGSTOP, then SIGCONT `ms` later. */
+async function pause(handle: ProcessHandle, ms: number): Promise<void> {
+  handle.signal('SIGSTOP');
+  await sleep(ms);
+  handle.signal('SIGCONT');
+}
+
 /** Drives one system: client calls through any live replica, and faults. */
 class Exercise {
   failed = 0;
@@ -340,13 +347,9 @@ class Exercise {
       case 'kill-worker':
         await this.restart(workerId(f.w), f.downMs);
         return;
-      case 'pause-worker': {
-        const handle = this.process(workerId(f.w));
-        handle.signal('SIGSTOP');
-        await sleep(f.ms);
-        handle.signal('SIGCONT');
+      case 'pause-worker':
+        await pause(this.process(workerId(f.w)), f.ms);
         return;
-      }
       case 'partition-worker': {
         // what the worker sends is held, then delivered in order when the link heals
         const proxy = this.db.link(workerId(f.w));
@@ -382,10 +385,7 @@ class Exercise {
       case 'pause-dispatcher': {
         // calls under way on it wait (or time out), then it goes on with what it read before
         const victim = this.live()[f.d - 1];
-        if (!victim) return;
-        victim.signal('SIGSTOP');
-        await sleep(f.ms);
-        victim.signal('SIGCONT');
+        if (victim) await pause(victim, f.ms);
         return;
       }
       case 'crash-after-commit': {

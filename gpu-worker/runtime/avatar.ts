@@ -108,8 +108,10 @@ export function decodeAvatarPayload(b: Buffer): AvatarPayload {
   };
 }
 
+/** One canvas for every picture of the process: each is drawn over it whole and encoded at once. */
+const canvas = createCanvas(WIDTH, HEIGHT);
+
 function picture(frame: FrameDescription, at: RenderContext): Buffer {
-  const canvas = createCanvas(WIDTH, HEIGHT);
   drawFace(canvas.getContext('2d'), frame, at);
   return canvas.encodeSync('jpeg', JPEG_QUALITY);
 }
