@@ -134,6 +134,9 @@ async function main(): Promise<number> {
             faults: [...new Set(r.scenario.faults.map((f) => f.fault.op))],
             // the spec is DHSched's: a baseline's trace is judged by the history checker alone
             rejected: r.verdict.rejection !== undefined && protocol === 'dhsched',
+            ...(r.verdict.rejection && protocol === 'dhsched'
+              ? { rejection: r.verdict.rejection.event }
+              : {}),
             violations: Object.fromEntries(
               KINDS.map((k) => [k, r.history.violations.filter((v) => v.kind === k).length]),
             ) as Record<ViolationKind, number>,
@@ -153,7 +156,9 @@ async function main(): Promise<number> {
       for (const v of r.history.violations) console.log(`  ${v.kind} ${v.session}#${v.seq}: ${v.detail}`);
       if (entry.rejected) console.log(describeRejection(r.verdict.rejection!));
       console.log(`  scenario: ${JSON.stringify(r.scenario)}`);
-      console.log(`  logs: ${r.logDir}`);
+      console.log(
+        `  logs: ${r.logDir}; the run, to judge again: ./scripts/trace-validate ${r.logDir}/run.json`,
+      );
     }
   });
   const commits = [

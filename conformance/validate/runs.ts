@@ -20,10 +20,11 @@ import type { ProcessHandle } from '../../impl/ops/processes.js';
 import { type Client, dispatchClient } from '../../impl/rpc/client.js';
 import type { DispatchMethods } from '../../impl/rpc/proto.js';
 import { RunStore } from '../../impl/ops/faults/store.js';
-import { type HistorySummary, checkHistory } from '../../impl/ops/history.js';
+import type { HistorySummary } from '../../impl/ops/history.js';
 import type { Protocol } from '../../impl/store/schema.js';
-import { type TraceEntry, configureCell, openStore, readTrace } from '../../impl/store/steps.js';
-import { type RunInfo, type Verdict, validateTrace } from './validate.js';
+import { type TraceEntry, configureCell, openStore, readTraceRows } from '../../impl/store/steps.js';
+import { type RecordedRun, judge, saveRecorded } from './recorded.js';
+import type { Verdict } from './validate.js';
 
 /** Timings short enough that leases lapse and recovery runs within a run of a few seconds. */
 const TIMINGS = { leaseTtlMs: 400, refreshMs: 100, recoveryMs: 150, sweepMs: 150 };
@@ -172,7 +173,7 @@ export interface RunResult {
   trace: TraceEntry[];
   /** Client calls that failed (refused, or their replica was killed): expected, counted. */
   failedCalls: number;
-  /** Where the processes' logs are (kept when the run is rejected). */
+  /** Where the processes' logs are (kept when the run is rejected, with the recorded run: run.json). */
   logDir: string;
   seconds: number;
 }
@@ -183,12 +184,13 @@ const workerId = (i: number) => `w${i}`;
 /**
  * Runs a scenario on a fresh system and its own Redis, on `cell`, and validates its trace. A scenario
  * that fails Redis over runs with a replica, and every process WAITs for it on each write (the spec's
- * StoreMode "wait"). `options` change the system's (a baseline protocol, worker flags).
+ * StoreMode "wait"). `options` change the system's (a baseline protocol, worker flags); `seed` is only
+ * recorded.
  */
 export async function runScenario(
   scenario: Scenario,
   cell: string,
-  options: Pick<SystemOptions, 'protocol' | 'extraArgs'> = {},
+  options: Pick<SystemOptions, 'protocol' | 'extraArgs'> & { seed?: number } = {},
 ): Promise<RunResult> {
   const started = Date.now();
   const workers = Array.from({ length: scenario.workers }, (_, i) => workerId(i + 1));
@@ -215,7 +217,7 @@ export async function runScenario(
   const redis = new Redis(db.url('harness'), { maxRetriesPerRequest: 1 });
   const store = openStore(redis);
   const exercise = new Exercise(system, cell, db);
-  let trace: TraceEntry[] = [];
+  let stream: RecordedRun['stream'] = [];
   let appended = new Map<string, number>();
   try {
     // the workers have registered (Init: every worker live, no session): trace from here on
@@ -225,22 +227,26 @@ export async function runScenario(
       ...scenario.faults.map(({ afterMs, fault }) => sleep(afterMs).then(() => exercise.fault(fault))),
     ]);
     appended = await exercise.settle(scenario.sessions);
-    trace = await readTrace(store, { cell });
+    stream = await readTraceRows(store, { cell });
   } finally {
     exercise.close();
     await system.stop();
     redis.disconnect();
     await db.stop();
   }
-  const run: RunInfo = {
+  const recorded: RecordedRun = {
+    seed: options.seed,
+    scenario,
     sessions: Array.from({ length: scenario.sessions }, (_, i) => sessionId(i + 1)),
     workers: Array.from({ length: scenario.workers }, (_, i) => workerId(i + 1)),
     capacity: scenario.capacity,
+    appended: Object.fromEntries(appended),
+    stream,
   };
-  const verdict = validateTrace(trace, run);
-  const history = checkHistory(trace, appended, new Map(run.workers.map((w) => [w, scenario.capacity])));
+  const { trace, verdict, history } = judge(recorded);
   if (!verdict.rejection && history.violations.length === 0)
     fs.rmSync(system.logDir, { recursive: true, force: true });
+  else saveRecorded(`${system.logDir}/run.json`, recorded);
   return {
     scenario,
     verdict,
@@ -271,7 +277,7 @@ export async function runSeeds(
   const lane = async () => {
     for (let k = next++; k < o.seeds.length && !o.stop?.aborted; k = next++) {
       const seed = o.seeds[k]!;
-      const run = runScenario(scenarioOf(seed), `${o.cellPrefix}${seed}`, { protocol: o.protocol });
+      const run = runScenario(scenarioOf(seed), `${o.cellPrefix}${seed}`, { protocol: o.protocol, seed });
       done(seed, await run.catch((error: unknown) => ({ error })));
     }
   };

@@ -1,6 +1,6 @@
 /**
  * Trace validation: randomized real runs (processes over gRPC, a few of them here; the full count is
- * ./scripts/trace-validate) are behaviours of the spec, every event accepted; and the validator is not
+ * ./scripts/faults) are behaviours of the spec, every event accepted; and the validator is not
  * vacuous: a trace recorded by the store's own scripts is accepted whole, and each corruption of it that
  * breaks the protocol is rejected at the corrupted event.
  */
@@ -10,6 +10,7 @@ import * as steps from '../../impl/store/steps.js';
 import type { TraceEntry } from '../../impl/store/steps.js';
 import { TTL, inCell, refusal } from '../../impl/test-support/cell.js';
 import { newCell, useStore } from '../../impl/test-support/redis.js';
+import { judge, loadRecorded } from './recorded.js';
 import { type Scenario, runScenario, scenarios } from './runs.js';
 import { type RunInfo, describeRejection, validateTrace } from './validate.js';
 
@@ -80,6 +81,11 @@ describe('real runs', () => {
     // the first of its releases after the move: stale, and a second release of that input
     expect(rejection?.event).toMatch(/^ReleaseInput\(w\d, s1, 1\) of input \d$/);
     expect(rejection?.reasons.join('\n')).toMatch(/the store's \{"e":1,"seq":\d,"w":"w\d"\}/);
+    // the run is recorded beside its logs and judged again from there the same way
+    const again = judge(loadRecorded(`${r.logDir}/run.json`));
+    expect(again.verdict.rejection).toEqual(rejection);
+    expect(again.history.violations).toEqual(r.history.violations);
+    expect(again.history.violations.length).toBeGreaterThan(0);
   }, 120_000);
 });
 

@@ -731,9 +731,16 @@ export async function readTrace(
   store: Store,
   args: { cell: string; afterId?: string },
 ): Promise<TraceEntry[]> {
+  return (await readTraceRows(store, args)).map(([id, flat]) => traceEntry(id, flat));
+}
+
+/** readTrace's entries as the stream holds them (id, flat field list): what a recorded run keeps. */
+export async function readTraceRows(
+  store: Store,
+  args: { cell: string; afterId?: string },
+): Promise<[string, string[]][]> {
   const key = cellKeys(validate(SessionInput.pick({ cell: true }), args, 'readTrace').cell).audit;
-  const rows = await store.redis.xrange(key, `(${args.afterId ?? '0'}`, '+');
-  return rows.map(([id, flat]) => traceEntry(id, flat));
+  return store.redis.xrange(key, `(${args.afterId ?? '0'}`, '+');
 }
 
 const isAudited = (e: TraceEntry): e is AuditEntry =>

@@ -16,6 +16,8 @@ export const Entry = z.object({
   commit: z.string(),
   faults: z.array(z.string()),
   rejected: z.boolean(),
+  /** The event the spec could not take, for a rejected run. */
+  rejection: z.string().optional(),
   violations: Violations,
   error: z.string().optional(),
   seconds: z.number(),
