@@ -50,9 +50,8 @@ local live = leaseLive(KEYS[4], tonumber(ARGV[5]))
 if live == nil then
   return refused(Code.UNKNOWN_WORKER)
 end
-if not live then refused(Code.NOT_LIVE) end
 if not live then
-  return Code.NOT_LIVE
+  return refused(Code.NOT_LIVE)
 end
 if redis.call('SISMEMBER', KEYS[6], w) == 1 then
   return refused(Code.DRAINING)
