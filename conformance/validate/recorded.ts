@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { type HistorySummary, checkHistory } from '../../impl/ops/history.js';
 import { type TraceEntry, traceEntry } from '../../impl/store/steps.js';
 import { type RunInfo, type Verdict, validateTrace } from './validate.js';
+import { issuesText } from '../../impl/common/issues.js';
 
 const Id = z.string().min(1).max(200);
 export const RecordedRun = z
@@ -61,7 +62,7 @@ export function loadRecorded(file: string): RecordedRun {
   }
   const parsed = RecordedRun.safeParse(json);
   if (!parsed.success) {
-    const why = parsed.error.issues.map((i) => `${i.path.join('.') || 'file'}: ${i.message}`).join('; ');
+    const why = issuesText(parsed.error, 'file');
     throw new Error(`${file}: not a recorded run: ${why}`);
   }
   return parsed.data;

@@ -27,6 +27,7 @@ import type { DispatchMethods } from '../rpc/proto.js';
 import type { System } from '../ops/launch.js';
 import { Id } from '../store/schema.js';
 import { answerViewer, type RtcViewer } from './rtc.js';
+import { issuesText } from '../common/issues.js';
 
 /** The page's files: beside this module in the source tree, or under the repository root seen from dist/. */
 function publicDir(): string {
@@ -278,10 +279,7 @@ function splitHostPort(listen: string): [string, number] {
 function parse<S extends z.ZodTypeAny>(schema: S, body: unknown): z.output<S> {
   const r = schema.safeParse(body ?? {});
   if (r.success) return r.data as z.output<S>;
-  throw new HttpError(
-    400,
-    r.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '),
-  );
+  throw new HttpError(400, issuesText(r.error, 'body'));
 }
 
 function id(value: string | undefined): string {

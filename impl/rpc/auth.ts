@@ -10,6 +10,7 @@ import * as grpc from '@grpc/grpc-js';
 import { z } from 'zod';
 import { Id } from '../store/schema.js';
 import { RpcError } from './errors.js';
+import { issuesText } from '../common/issues.js';
 
 const Tenant = z.object({
   tenant: Id,
@@ -34,7 +35,7 @@ export function readApiKeys(file: string): ApiKeys {
   }
   const parsed = ApiKeys.safeParse(json);
   if (!parsed.success) {
-    const why = parsed.error.issues.map((i) => `${i.path.join('.') || 'file'}: ${i.message}`).join('; ');
+    const why = issuesText(parsed.error, 'file');
     throw new Error(`API keys file ${file}: ${why}`);
   }
   return parsed.data;

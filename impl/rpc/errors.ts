@@ -2,6 +2,7 @@
 import * as grpc from '@grpc/grpc-js';
 import { ZodError } from 'zod';
 import { StoreCode, StoreError } from '../store/codes.js';
+import { issuesText } from '../common/issues.js';
 
 const statusOf: Record<StoreCode, grpc.status> = {
   [StoreCode.CONFLICT]: grpc.status.ABORTED,
@@ -36,7 +37,7 @@ export function toStatus(err: unknown): { code: grpc.status; details: string } {
   if (err instanceof RpcError) return { code: err.code, details: err.message };
   if (err instanceof StoreError) return { code: statusOf[err.code], details: err.message };
   if (err instanceof ZodError) {
-    const details = err.issues.map((i) => `${i.path.join('.') || 'request'}: ${i.message}`).join('; ');
+    const details = issuesText(err, 'request');
     return { code: grpc.status.INVALID_ARGUMENT, details: `invalid request: ${details}` };
   }
   return { code: grpc.status.INTERNAL, details: err instanceof Error ? err.message : String(err) };

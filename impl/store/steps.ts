@@ -37,6 +37,7 @@ import {
   readReply,
   runCall,
 } from './scripts.js';
+import { issuesText } from '../common/issues.js';
 
 export interface StoreOptions {
   /** Replicas that must acknowledge each mutating step (Redis WAIT); 0 acknowledges at once. */
@@ -158,7 +159,7 @@ function call<T>(
 function validate<S extends z.ZodTypeAny>(schema: S, input: unknown, step: string): z.output<S> {
   const r = schema.safeParse(input);
   if (!r.success) {
-    const detail = r.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ');
+    const detail = issuesText(r.error, 'input');
     throw storeError(StoreCode.INVALID_INPUT, step, detail);
   }
   return r.data;
@@ -685,7 +686,7 @@ export function traceEntry(id: string, flat: string[]): TraceEntry {
   const fields = streamFields(flat);
   const parsed = TraceFields.safeParse(fields);
   if (!parsed.success) {
-    const why = parsed.error.issues.map((i) => `${i.path.join('.') || 'entry'}: ${i.message}`).join('; ');
+    const why = issuesText(parsed.error, 'entry');
     throw new Error(`audit stream entry ${id} (${flat.join(' ')}) is malformed: ${why}`);
   }
   const f = parsed.data;

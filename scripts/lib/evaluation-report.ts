@@ -9,6 +9,7 @@ import path from 'node:path';
 import * as vega from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
 import { z } from 'zod';
+import { issuesText } from '../../impl/common/issues.js';
 
 const Latency = z.object({
   count: z.number(),
@@ -94,10 +95,7 @@ const Ownership = z.object({
 function readJson<T>(file: string, schema: z.ZodType<T>): T {
   if (!fs.existsSync(file)) throw new Error(`${file} is missing: run the benchmark that writes it first`);
   const parsed = schema.safeParse(JSON.parse(fs.readFileSync(file, 'utf8')));
-  if (!parsed.success)
-    throw new Error(
-      `${file}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
-    );
+  if (!parsed.success) throw new Error(`${file}: ${issuesText(parsed.error, 'file')}`);
   return parsed.data;
 }
 

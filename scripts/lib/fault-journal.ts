@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import { z } from 'zod';
 import { violationKinds } from '../../impl/ops/history.js';
 import { Protocol } from '../../impl/store/schema.js';
+import { issuesText } from '../../impl/common/issues.js';
 
 const Violations = z.object(
   Object.fromEntries(violationKinds.map((k) => [k, z.number().int().nonnegative()])),
@@ -62,10 +63,7 @@ export function openJournal(
       throw new JournalError(`${file}:${n}: not JSON`);
     }
     const r = schema.safeParse(json);
-    if (!r.success)
-      throw new JournalError(
-        `${file}:${n}: ${r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
-      );
+    if (!r.success) throw new JournalError(`${file}:${n}: ${issuesText(r.error, 'line')}`);
     return r.data as z.output<S>;
   };
   const found = parse(JournalHead, first, 1);
