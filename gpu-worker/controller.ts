@@ -23,9 +23,10 @@
  * has two runtimes. The stream is read with XREAD BLOCK on a connection of its own (`redis.duplicate()`;
  * for a Cluster that is a Cluster too, which sends the XREAD to the node of the stream's slot).
  *
- * `stop` stops every runtime and frees its token but leaves the lease to expire: for a gapless shutdown
- * an operator drains the worker first (DrainWorker moves its sessions); otherwise recovery moves them
- * once the lease has expired.
+ * `stop` stops every runtime as a crash would (Crash(w)): their tokens stay held and the lease is left to
+ * expire, so nothing more is placed here; recovery then moves the sessions, or the worker's next
+ * registration takes them back. For a gapless shutdown an operator drains the worker first (DrainWorker
+ * moves its sessions).
  */
 import { EventEmitter } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -259,7 +260,7 @@ export class InferController {
     }
   }
 
-  /** Stops the loops and every runtime, freeing their tokens; the lease is left to expire (see above). */
+  /** Stops the loops and every runtime; their tokens and the lease are left to expire (see above). */
   async stop(): Promise<void> {
     this.current = 'stopping';
     this.closing.abort();
@@ -415,7 +416,11 @@ export class InferController {
     return true;
   }
 
-  /** Teardown(w, s, e): the stopped runtime is closed, then its token freed; only then it leaves the table. */
+  /**
+   * Teardown(w, s, e): the stopped runtime is closed, then its token freed; only then it leaves the table.
+   * Stopped by `stop` it keeps its token, as after a crash: its generation may still be current, and a
+   * token freed then would let a commit place more on this worker than it takes back when it registers.
+   */
   async teardownStep(session: string, epoch: number): Promise<void> {
     const slot = this.slot(session, epoch);
     const reason = slot.stopReason;
@@ -423,7 +428,7 @@ export class InferController {
     const { cursor } = slot;
     if (slot.runtime) await this.closeRuntime(slot, slot.runtime);
     slot.runtime = undefined;
-    await this.freeToken(session, epoch);
+    if (reason !== 'shutdown') await this.freeToken(session, epoch);
     this.removeSlot(slot);
     runtimesGauge.set({ worker: this.worker }, this.runtimes.size);
     runtimesStopped.inc({ worker: this.worker, reason });

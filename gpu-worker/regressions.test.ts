@@ -1,14 +1,14 @@
 /**
  * Known failures of the systems DHSched replaces, each as a test on the real Infer-Controller and store:
  * two processes of one worker both running a session (LiveKit agents #4753), a stale owner's cleanup
- * touching the new owner's state (Temporal #12016), a lost reply stranding a session, and no false fencing
- * of a live, healthy owner. The rest are in impl/dispatch/core.test.ts (#4884), impl/store/durability.test.ts
+ * touching the new owner's state (Temporal #12016), a worker shut down without a drain coming back over its
+ * capacity, a lost reply stranding a session, and no false fencing of a live, healthy owner. The rest are in impl/dispatch/core.test.ts (#4884), impl/store/durability.test.ts
  * (Redis failover) and impl/system/system.test.ts (#1472).
  */
 import { describe, expect, it } from 'vitest';
 import { cellKeys } from '../impl/store/keys.js';
 import * as steps from '../impl/store/steps.js';
-import { inCell } from '../impl/test-support/cell.js';
+import { inCell, refusal } from '../impl/test-support/cell.js';
 import { useStore } from '../impl/test-support/redis.js';
 import { staleRejectionsOf, useWorkers, waitFor } from './test-support.js';
 
@@ -47,6 +47,27 @@ describe('LiveKit agents #4753: two workers ran one voice job and both spoke', (
     await waitFor(() => old.controller.state === 'registering', 'the old process gives up its lease');
     expect(old.controller.snapshot().runtimes).toEqual([]);
     expect((await c.worker('w1', now())).tokens).toEqual([{ session: 's2', epoch: 1 }]);
+  });
+});
+
+describe('a worker shut down without a drain', () => {
+  it('keeps its tokens, so nothing more is placed on it, and comes back within its capacity', async () => {
+    const c = at();
+    const first = makeWorker('w1', { capacity: 1, leaseTtlMs: 800 });
+    await first.controller.start();
+    await c.create('s1', 'w1', now());
+    await waitFor(() => first.claimed.length === 1, 'w1 claims s1');
+    await first.controller.stop();
+    // its lease is still live and s1 still placed on it: a token freed now would admit s2 as well
+    expect((await c.worker('w1', now())).tokens).toEqual([{ session: 's1', epoch: 1 }]);
+    expect(await refusal(c.create('s2', 'w1', now()))).toBe('FULL');
+
+    await waitFor(async () => !(await c.worker('w1', now())).live, 'the lease lapses');
+    const again = makeWorker('w1', { capacity: 1 });
+    await again.controller.start();
+    await waitFor(() => again.claimed.length === 1, 'the new process takes s1 back');
+    expect(again.claimed).toEqual([{ session: 's1', epoch: 2 }]);
+    expect((await c.worker('w1', now())).tokens).toEqual([{ session: 's1', epoch: 2 }]);
   });
 });
 
