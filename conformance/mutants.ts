@@ -55,7 +55,7 @@ export const mutants: Mutant[] = [
     name: 'admission-skips-lease',
     breaks: 'a worker whose lease expired is still admitted',
     file: lua('admitCommit-11'),
-    find: 'if not live then\n  return Code.NOT_LIVE\nend',
+    find: 'if not live then\n  return refused(Code.NOT_LIVE)\nend',
     replace: '',
   },
   {
@@ -97,7 +97,7 @@ export const mutants: Mutant[] = [
     name: 'expired-lease-renewed',
     breaks: 'an expired lease is renewed: a falsely suspected worker keeps its sessions',
     file: lua('renewLease-1'),
-    find: 'if not live then\n  return Code.NOT_LIVE\nend',
+    find: "if not live then\n  redis.call('HSET', KEYS[1], 'expiresAt', 0)\n  trace(ARGV[4], 'k', 'lapse', 'w', ARGV[5])\n  return Code.NOT_LIVE\nend",
     replace: '',
   },
   {
