@@ -55,7 +55,7 @@ export const mutants: Mutant[] = [
     name: 'admission-skips-lease',
     breaks: 'a worker whose lease expired is still admitted',
     file: lua('admitCommit-11'),
-    find: 'if not live then\n  return refused(Code.NOT_LIVE)\nend',
+    find: "if not live then\n  redis.call('HSET', KEYS[4], 'expiresAt', 0)\n  return refused(Code.NOT_LIVE)\nend",
     replace: '',
   },
   {

@@ -168,6 +168,23 @@ describe('the validator', () => {
     expect(validateTrace(skipped, run).rejection?.entryId).toBe(lapsed[back]!.id);
   });
 
+  it('accepts a lapse one replica found and another, with an earlier clock, then finds too', async () => {
+    const cell = newCell();
+    const c = inCell(f.store, cell);
+    const T0 = 1_700_000_000_000;
+    await c.register('w1', 2, T0);
+    await c.register('w2', 2, T0);
+    await steps.configureCell(f.store, { cell, audit: true, trace: true });
+    expect(await refusal(c.create('s1', 'w2', T0 + TTL))).toBe('NOT_LIVE');
+    // the spec's lease does not come back without Register(w2): neither does the store's
+    expect(await refusal(c.create('s1', 'w2', T0 + 1))).toBe('NOT_LIVE');
+    await c.create('s1', 'w1', T0 + 1);
+    const lapsed = await steps.readTrace(f.store, { cell });
+    const v = validateTrace(lapsed, run);
+    expect(v.rejection && describeRejection(v.rejection)).toBeUndefined();
+    expect(v.accepted).toBe(3);
+  });
+
   it('rejects a release by a stale generation', () => {
     const i = at('release', (e) => e.kind === 'release' && e.seq === 3);
     const r = rejectedAt(withEntry(i, { worker: 'w1', epoch: 1 }), trace[i]!.id);

@@ -120,6 +120,15 @@ describe('renewLease', () => {
     await c.register('w1', 1, T0 + 1);
     expect((await c.worker('w1', T0 + 2)).live).toBe(true);
   });
+
+  it('a lapse a commit found stays too: a commit or renewal carrying an earlier time finds it expired', async () => {
+    const c = at();
+    await c.register('w1', 1, T0);
+    // a Dispatch replica whose clock is ahead, or which read it later, finds the lease expired first
+    expect(await refusal(c.create('s1', 'w1', T0 + TTL + 1))).toBe('NOT_LIVE');
+    expect(await refusal(c.create('s2', 'w1', T0 + 1))).toBe('NOT_LIVE');
+    expect(await refusal(c.renew('w1', 1, T0 + 1))).toBe('NOT_LIVE');
+  });
 });
 
 describe('admitCommit', () => {
@@ -168,10 +177,11 @@ describe('admitCommit', () => {
   it('refuses an unregistered, expired, draining or full target', async () => {
     const c = await withSession(1);
     expect(await refusal(c.create('s2', 'w9', T0))).toBe('UNKNOWN_WORKER');
-    expect(await refusal(c.create('s2', 'w2', T0 + TTL))).toBe('NOT_LIVE');
     expect(await refusal(c.create('s2', 'w1', T0))).toBe('FULL');
     await c.drain('w2');
     expect(await refusal(c.create('s2', 'w2', T0))).toBe('DRAINING');
+    // the lease is checked before draining
+    expect(await refusal(c.create('s2', 'w2', T0 + TTL))).toBe('NOT_LIVE');
     expect(await c.gen('s2')).toBeNull();
   });
 

@@ -5,6 +5,9 @@
       generation on (src, e) (a move: the source-epoch guard). The source's lease is not
       consulted.
     - Admission on the target w: lease live at now, not draining, fewer tokens than its cap.
+      A lease found expired is marked expired for good (expiresAt 0, as renewLease does), so
+      a step carrying an earlier `now` (another replica's clock, or a call queued while Redis
+      was away) cannot find it live again: the lapse is where it is in the store's order.
     - Commit: gen := (w, e + 1, assigned), token (s, e + 1) added to w, the assignment
       appended to w's stream, s placed on w (and no longer on the source); a create also adds
       s to the cell's live sessions. With auditing on, the commit is appended to the cell's
@@ -51,6 +54,7 @@ if live == nil then
   return refused(Code.UNKNOWN_WORKER)
 end
 if not live then
+  redis.call('HSET', KEYS[4], 'expiresAt', 0)
   return refused(Code.NOT_LIVE)
 end
 if redis.call('SISMEMBER', KEYS[6], w) == 1 then
