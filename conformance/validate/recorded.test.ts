@@ -1,8 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { type RecordedRun, judge, loadRecorded, saveRecorded } from './recorded.js';
+import { describeRejection } from './validate.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'recorded-'));
 const file = (name: string, text: string) => {
@@ -58,4 +60,18 @@ describe('recorded runs', () => {
       /audit stream entry 1-0 .* is malformed/,
     );
   });
+});
+
+// real runs ./scripts/faults once found rejected, kept once the validator or the system was mended
+const corpus = path.join(path.dirname(fileURLToPath(import.meta.url)), 'recorded');
+describe('the recorded runs in conformance/validate/recorded/', () => {
+  it.each(fs.readdirSync(corpus).filter((f) => f.endsWith('.json')))(
+    '%s is accepted, with no violation',
+    (name) => {
+      const { verdict, history } = judge(loadRecorded(path.join(corpus, name)));
+      expect(verdict.rejection && describeRejection(verdict.rejection)).toBeUndefined();
+      expect(verdict.accepted).toBe(verdict.events);
+      expect(history.violations).toEqual([]);
+    },
+  );
 });

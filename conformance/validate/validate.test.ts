@@ -78,14 +78,14 @@ describe('real runs', () => {
       extraArgs: { worker: ['--poll-ms', '200'] },
     });
     const rejection = r.verdict.rejection;
-    // the first of its releases after the move: stale, and a second release of that input
-    expect(rejection?.event).toMatch(/^ReleaseInput\(w\d, s1, 1\) of input \d$/);
-    expect(rejection?.reasons.join('\n')).toMatch(/the store's \{"e":1,"seq":\d,"w":"w\d"\}/);
+    // the moved-away runtime's first step after the move: a release (stale), or its ask for input not
+    // appended yet; the history checker finds its stale releases
+    expect(rejection?.event).toMatch(/^ReleaseInput\(w\d, s1, 1\) of input \d/);
+    expect(r.history.violations.filter((v) => v.kind === 'stale-release').length).toBeGreaterThan(0);
     // the run is recorded beside its logs and judged again from there the same way
     const again = judge(loadRecorded(`${r.logDir}/run.json`));
     expect(again.verdict.rejection).toEqual(rejection);
     expect(again.history.violations).toEqual(r.history.violations);
-    expect(again.history.violations.length).toBeGreaterThan(0);
   }, 120_000);
 });
 
@@ -183,6 +183,31 @@ describe('the validator', () => {
     const v = validateTrace(lapsed, run);
     expect(v.rejection && describeRejection(v.rejection)).toBeUndefined();
     expect(v.accepted).toBe(3);
+  });
+
+  it('accepts fenced runtimes torn down before a registration, and a commit to that worker between', async () => {
+    const cell = newCell();
+    const c = inCell(f.store, cell);
+    const T0 = 1_700_000_000_000;
+    await c.register('w1', 2, T0);
+    await c.register('w2', 2, T0);
+    await steps.configureCell(f.store, { cell, audit: true, trace: true });
+    for (const s of ['s1', 's2']) {
+      await c.create(s, 'w1', T0);
+      await c.claim('w1', s, 1);
+      await steps.readGen(f.store, { cell, session: s, tracedAs: 'plan' });
+      await c.move(s, ['w1', 1], 'w2', T0);
+    }
+    // w1's sweep fences both runtimes (untraced reads) and tears them down; then w1 is killed
+    await c.teardown('w1', 's1', 1);
+    await c.teardown('w1', 's2', 1);
+    await steps.readGen(f.store, { cell, session: 's1', tracedAs: 'plan' });
+    await c.move('s1', ['w2', 2], 'w1', T0 + 1); // its lease is still live
+    expect(await c.register('w1', 2, T0 + TTL)).toMatchObject({ adopted: 1 });
+    const fenced = await steps.readTrace(f.store, { cell });
+    const v = validateTrace(fenced, { ...run, sessions: ['s1', 's2'] });
+    expect(v.rejection && describeRejection(v.rejection)).toBeUndefined();
+    expect(v.accepted).toBe(fenced.length);
   });
 
   it('rejects a release by a stale generation', () => {

@@ -68,6 +68,11 @@ interface Event {
   text: string;
   /** Each way the spec can take the event: a sequence of steps. */
   alternatives: Step[][];
+  /**
+   * Ways tried only when no alternative is taken with up to MAX_HIDDEN hidden steps: explanations that
+   * would otherwise win by needing fewer hidden steps now and lose the behaviour that goes on.
+   */
+  fallback?: Step[][];
   /** Why the spec cannot take it at all (the trace itself shows it), instead of alternatives. */
   impossible?: string;
   /** The spec variables to show for a rejection. */
@@ -260,6 +265,7 @@ export function buildEvents(
       .filter((op) => op.from === null)
       .map((op): Step => ({ action: { name: 'BeginCreate', args: [op.d!, op.session, op.target] } }));
     ev.alternatives = ev.alternatives.map((alt) => [...begins, ...alt]);
+    ev.fallback = ev.fallback?.map((alt) => [...begins, ...alt]);
     return ev;
   });
 
@@ -539,14 +545,16 @@ export function buildEvents(
           ]);
         }
         tornDown.add(`${w}/${s}/${e}`);
-        if (lapsed.has(w) || beforeRegister.has(i)) {
-          // after a lapsed lease (refused on renewal, or timed out on the worker's own clock while
-          // Redis was away) the worker tears every runtime down before it registers again; the
-          // spec's Register(w) frees those tokens at once, and none of them is read before it
-          ev.alternatives.push([
-            { check: (pre) => (pre.lease(w) === 'expired' ? undefined : `lease[${w}] is live`) },
-          ]);
-        }
+        // after a lapsed lease the worker tears every runtime down before it registers again; the
+        // spec's Register(w) frees those tokens at once, and none of them is read before it
+        const beforeLapse: Step[] = [
+          { check: (pre) => (pre.lease(w) === 'expired' ? undefined : `lease[${w}] is live`) },
+        ];
+        if (lapsed.has(w)) ev.alternatives.push(beforeLapse);
+        // one before a registration with no lapse traced (lost on the worker's own clock while Redis
+        // was away) only if no Fence explains it: else this lapse, needing no hidden step for the
+        // next teardowns, would win over the fences and expire a lease the store kept live
+        else if (beforeRegister.has(i)) ev.fallback = [beforeLapse];
         return ev;
       }
       case 'append': {
@@ -687,22 +695,27 @@ export function validateTrace(entries: readonly TraceEntry[], run: RunInfo): Ver
     const ev = events[i]!;
     const reasons = new Set<string>();
     if (ev.impossible) reasons.add(ev.impossible);
-    let frontier = candidates;
-    let taken: State[] = [];
-    for (let depth = 0; depth <= MAX_HIDDEN && !ev.impossible; depth++) {
-      taken = dedupe(
-        m,
-        frontier.flatMap((s) => ev.alternatives.flatMap((alt) => takeAll(m, s, alt, reasons))),
-      );
-      if (taken.length > 0) {
-        hiddenTaken += depth;
-        break;
-      }
-      if (depth < MAX_HIDDEN) {
-        frontier = dedupe(
-          m,
-          frontier.flatMap((s) => hidden.flatMap((h) => m.successors(s, h.name, h.args))),
+    // the states reached from the candidates by `depth` hidden steps, made when first needed
+    const frontiers = [candidates];
+    const frontier = (depth: number): State[] => {
+      for (let f = frontiers.at(-1)!; frontiers.length <= depth; f = frontiers.at(-1)!) {
+        frontiers.push(
+          dedupe(
+            m,
+            f.flatMap((s) => hidden.flatMap((h) => m.successors(s, h.name, h.args))),
+          ),
         );
+      }
+      return frontiers[depth]!;
+    };
+    let taken: State[] = [];
+    for (const ways of ev.impossible ? [] : [ev.alternatives, ev.fallback ?? []]) {
+      for (let depth = 0; depth <= MAX_HIDDEN && ways.length > 0 && taken.length === 0; depth++) {
+        taken = dedupe(
+          m,
+          frontier(depth).flatMap((s) => ways.flatMap((alt) => takeAll(m, s, alt, reasons))),
+        );
+        if (taken.length > 0) hiddenTaken += depth;
       }
     }
     if (taken.length === 0) {
