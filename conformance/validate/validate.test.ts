@@ -139,6 +139,25 @@ describe('the validator', () => {
     return v.rejection!;
   };
 
+  /** A fresh cell, traced from after w1 and w2 registered (capacity 2) at T0. */
+  const tracedCell = async () => {
+    const cell = newCell();
+    const c = inCell(f.store, cell);
+    const T0 = 1_700_000_000_000;
+    await c.register('w1', 2, T0);
+    await c.register('w2', 2, T0);
+    await steps.configureCell(f.store, { cell, audit: true, trace: true });
+    return { cell, c, T0 };
+  };
+  /** The cell's trace, every event of it accepted. */
+  const acceptedWhole = async (cell: string, info: RunInfo = run) => {
+    const recorded = await steps.readTrace(f.store, { cell });
+    const v = validateTrace(recorded, info);
+    expect(v.rejection && describeRejection(v.rejection)).toBeUndefined();
+    expect(v.accepted).toBe(recorded.length);
+    return recorded;
+  };
+
   it('accepts the store’s own trace, with the hidden step it needs (LeaseExpire before the lapse)', () => {
     const v = validateTrace(trace, run);
     expect(v.rejection && describeRejection(v.rejection)).toBeUndefined();
@@ -148,20 +167,12 @@ describe('the validator', () => {
   });
 
   it('accepts a registration that takes its session back under the next epoch, and no other', async () => {
-    const cell = newCell();
-    const c = inCell(f.store, cell);
-    const T0 = 1_700_000_000_000;
-    await c.register('w1', 2, T0);
-    await c.register('w2', 2, T0);
-    await steps.configureCell(f.store, { cell, audit: true, trace: true });
+    const { cell, c, T0 } = await tracedCell();
     await c.create('s1', 'w1', T0);
     await c.claim('w1', 's1', 1);
     expect(await refusal(c.renew('w1', 1, T0 + TTL))).toBe('NOT_LIVE');
     expect(await c.register('w1', 2, T0 + TTL)).toMatchObject({ adopted: 1 });
-    const lapsed = await steps.readTrace(f.store, { cell });
-    const v = validateTrace(lapsed, run);
-    expect(v.rejection && describeRejection(v.rejection)).toBeUndefined();
-    expect(v.accepted).toBe(lapsed.length);
+    const lapsed = await acceptedWhole(cell);
     const back = lapsed.findIndex((e) => e.kind === 'commit' && e.from === 'w1');
     expect(lapsed[back - 1]?.kind).toBe('register');
     const skipped = lapsed.map((e, k) => (k === back ? ({ ...e, epoch: 3 } as TraceEntry) : e));
@@ -169,29 +180,16 @@ describe('the validator', () => {
   });
 
   it('accepts a lapse one replica found and another, with an earlier clock, then finds too', async () => {
-    const cell = newCell();
-    const c = inCell(f.store, cell);
-    const T0 = 1_700_000_000_000;
-    await c.register('w1', 2, T0);
-    await c.register('w2', 2, T0);
-    await steps.configureCell(f.store, { cell, audit: true, trace: true });
+    const { cell, c, T0 } = await tracedCell();
     expect(await refusal(c.create('s1', 'w2', T0 + TTL))).toBe('NOT_LIVE');
     // the spec's lease does not come back without Register(w2): neither does the store's
     expect(await refusal(c.create('s1', 'w2', T0 + 1))).toBe('NOT_LIVE');
     await c.create('s1', 'w1', T0 + 1);
-    const lapsed = await steps.readTrace(f.store, { cell });
-    const v = validateTrace(lapsed, run);
-    expect(v.rejection && describeRejection(v.rejection)).toBeUndefined();
-    expect(v.accepted).toBe(3);
+    expect(await acceptedWhole(cell)).toHaveLength(3);
   });
 
   it('accepts fenced runtimes torn down before a registration, and a commit to that worker between', async () => {
-    const cell = newCell();
-    const c = inCell(f.store, cell);
-    const T0 = 1_700_000_000_000;
-    await c.register('w1', 2, T0);
-    await c.register('w2', 2, T0);
-    await steps.configureCell(f.store, { cell, audit: true, trace: true });
+    const { cell, c, T0 } = await tracedCell();
     for (const s of ['s1', 's2']) {
       await c.create(s, 'w1', T0);
       await c.claim('w1', s, 1);
@@ -204,10 +202,7 @@ describe('the validator', () => {
     await steps.readGen(f.store, { cell, session: 's1', tracedAs: 'plan' });
     await c.move('s1', ['w2', 2], 'w1', T0 + 1); // its lease is still live
     expect(await c.register('w1', 2, T0 + TTL)).toMatchObject({ adopted: 1 });
-    const fenced = await steps.readTrace(f.store, { cell });
-    const v = validateTrace(fenced, { ...run, sessions: ['s1', 's2'] });
-    expect(v.rejection && describeRejection(v.rejection)).toBeUndefined();
-    expect(v.accepted).toBe(fenced.length);
+    await acceptedWhole(cell, { ...run, sessions: ['s1', 's2'] });
   });
 
   it('rejects a release by a stale generation', () => {
