@@ -4,6 +4,7 @@
  * vacuous: a trace recorded by the store's own scripts is accepted whole, and each corruption of it that
  * breaks the protocol is rejected at the corrupted event.
  */
+import fs from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as steps from '../../impl/store/steps.js';
@@ -86,6 +87,7 @@ describe('real runs', () => {
     const again = judge(loadRecorded(`${r.logDir}/run.json`));
     expect(again.verdict.rejection).toEqual(rejection);
     expect(again.history.violations).toEqual(r.history.violations);
+    fs.rmSync(r.logDir, { recursive: true, force: true });
   }, 120_000);
 });
 
@@ -203,6 +205,19 @@ describe('the validator', () => {
     await c.move('s1', ['w2', 2], 'w1', T0 + 1); // its lease is still live
     expect(await c.register('w1', 2, T0 + TTL)).toMatchObject({ adopted: 1 });
     await acceptedWhole(cell, { ...run, sessions: ['s1', 's2'] });
+  });
+
+  it('accepts a release retried after its reply was lost, refused because the session moved meanwhile', async () => {
+    const { cell, c, T0 } = await tracedCell();
+    await c.create('s1', 'w1', T0);
+    await c.claim('w1', 's1', 1);
+    await steps.readRelease(f.store, { cell, session: 's1', tracedAs: { worker: 'w1', epoch: 1 } });
+    await c.append('s1', 'r1');
+    await c.release('w1', 's1', 1, 1); // its reply lost: Redis restarted under it
+    await steps.readGen(f.store, { cell, session: 's1', tracedAs: 'plan' });
+    await c.move('s1', ['w1', 1], 'w2', T0);
+    expect(await refusal(c.release('w1', 's1', 1, 1))).toBe('LOST_AUTHORITY');
+    await acceptedWhole(cell);
   });
 
   it('rejects a release by a stale generation', () => {

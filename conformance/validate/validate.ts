@@ -246,6 +246,8 @@ export function buildEvents(
   const lapsed = new Set<string>();
   /** Runtimes (w/s/e) whose teardown is in the trace already. */
   const tornDown = new Set<string>();
+  /** Releases (w/s/e/seq) in the trace already. */
+  const releases = new Set<string>();
   let maxEpoch = 1;
   let maxInputs = 0;
   // teardowns after which the worker's next runtime step is to register again (entry indices)
@@ -413,6 +415,7 @@ export function buildEvents(
       case 'release': {
         const [w, s, e] = runtime(entry);
         maxInputs = Math.max(maxInputs, entry.seq);
+        releases.add(`${w}/${s}/${e}/${entry.seq}`);
         const ev = base(`ReleaseInput(${w}, ${s}, ${e}) of input ${entry.seq}`, [
           'gen',
           'released',
@@ -443,9 +446,12 @@ export function buildEvents(
           'log',
           'rt',
         ]);
+        // or a retry: the runtime released this input before, its reply lost (Redis restarted under
+        // it), and the store answers a retry only while the runtime still holds authority
+        const retry = releases.has(`${w}/${s}/${e}/${entry.seq}`);
         const attempted = (pre: Look) => {
           const r = runtimeOf(pre, w, s, e);
-          return r?.cur === entry.seq - 1
+          return r?.cur === entry.seq - 1 || (retry && r?.cur === entry.seq)
             ? undefined
             : `the spec's runtime is ${show(r)}, it asked for input ${entry.seq}`;
         };
@@ -471,9 +477,11 @@ export function buildEvents(
                 const r = runtimeOf(pre, w, s, e);
                 if (r?.ph !== 'stopping')
                   return `the spec's runtime (${s}, ${e}) is ${show(r)}, not stopping`;
+                const cursor = pre.released(s);
                 const authority =
                   sawGen(pre, s, { w, e, ph: 'claimed' }) === undefined &&
-                  pre.released(s).seq === entry.seq - 1;
+                  (cursor.seq === entry.seq - 1 ||
+                    (retry && show(cursor) === show({ e, seq: entry.seq, w })));
                 return attempted(pre) ?? (authority ? `${w}@${e} still holds ${s}'s authority` : undefined);
               },
             },
