@@ -220,6 +220,16 @@ describe('the validator', () => {
     await acceptedWhole(cell);
   });
 
+  it('accepts a claim retried after its reply was lost, found stale because the session closed meanwhile', async () => {
+    const { cell, c, T0 } = await tracedCell();
+    await c.create('s1', 'w1', T0);
+    expect(await c.claim('w1', 's1', 1)).toBe('claimed'); // its reply lost: a failover
+    await c.close('s1');
+    expect(await c.claim('w1', 's1', 1)).toBe('stale');
+    expect((await c.worker('w1', T0)).tokens).toEqual([]);
+    await acceptedWhole(cell);
+  });
+
   it('rejects a release by a stale generation', () => {
     const i = at('release', (e) => e.kind === 'release' && e.seq === 3);
     const r = rejectedAt(withEntry(i, { worker: 'w1', epoch: 1 }), trace[i]!.id);

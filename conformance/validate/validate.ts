@@ -246,8 +246,9 @@ export function buildEvents(
   const lapsed = new Set<string>();
   /** Runtimes (w/s/e) whose teardown is in the trace already. */
   const tornDown = new Set<string>();
-  /** Releases (w/s/e/seq) in the trace already. */
+  /** Releases (w/s/e/seq) and claims (w/s/e) in the trace already. */
   const releases = new Set<string>();
+  const claims = new Set<string>();
   let maxEpoch = 1;
   let maxInputs = 0;
   // teardowns after which the worker's next runtime step is to register again (entry indices)
@@ -358,6 +359,8 @@ export function buildEvents(
           return ev;
         }
         const claimed = entry.outcome === 'claimed';
+        const again = claims.has(`${w}/${s}/${e}`);
+        if (claimed) claims.add(`${w}/${s}/${e}`);
         ev.alternatives = [
           [
             {
@@ -369,6 +372,13 @@ export function buildEvents(
             },
           ],
         ];
+        if (!claimed && again) {
+          // a claim retried after its reply was lost (a failover), found stale because the session
+          // closed or moved meanwhile: the runtime never started, and the store freed its token, as the
+          // spec's runtime would stop (Fence) and tear down
+          const teardown: Step = { action: { name: 'Teardown', args: [w, s, e] } };
+          ev.alternatives.push([{ action: { name: 'Fence', args: [w, s, e] } }, teardown], [teardown]);
+        }
         if (!claimed) {
           // an assignment read from the primary before a failover lost its commit: the store refuses it
           // and changes nothing, and the spec never had it (a stutter)
