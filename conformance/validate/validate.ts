@@ -716,7 +716,8 @@ export function validateTrace(entries: readonly TraceEntry[], run: RunInfo): Ver
     // the states reached from the candidates by `depth` hidden steps, made when first needed
     const frontiers = [candidates];
     const frontier = (depth: number): State[] => {
-      for (let f = frontiers.at(-1)!; frontiers.length <= depth; f = frontiers.at(-1)!) {
+      while (frontiers.length <= depth) {
+        const f = frontiers.at(-1)!;
         frontiers.push(
           dedupe(
             m,
