@@ -244,11 +244,14 @@ export function buildEvents(
   // request ids as the spec's request numbers: the seq of their first append
   const requests = new Map<string, number>();
   const lapsed = new Set<string>();
-  /** Runtimes (w/s/e) whose teardown is in the trace already. */
-  const tornDown = new Set<string>();
-  /** Releases (w/s/e/seq) and claims (w/s/e) in the trace already. */
-  const releases = new Set<string>();
-  const claims = new Set<string>();
+  /** What the trace showed already of each runtime (w/s/e). */
+  const earlier = new Map<string, { claimed: boolean; tornDown: boolean; released: Set<number> }>();
+  const earlierOf = (w: string, s: string, e: number) => {
+    const key = `${w}/${s}/${e}`;
+    let seen = earlier.get(key);
+    if (!seen) earlier.set(key, (seen = { claimed: false, tornDown: false, released: new Set() }));
+    return seen;
+  };
   let maxEpoch = 1;
   let maxInputs = 0;
   // teardowns after which the worker's next runtime step is to register again (entry indices)
@@ -359,8 +362,9 @@ export function buildEvents(
           return ev;
         }
         const claimed = entry.outcome === 'claimed';
-        const again = claims.has(`${w}/${s}/${e}`);
-        if (claimed) claims.add(`${w}/${s}/${e}`);
+        const seen = earlierOf(w, s, e);
+        const again = seen.claimed;
+        if (claimed) seen.claimed = true;
         ev.alternatives = [
           [
             {
@@ -425,7 +429,7 @@ export function buildEvents(
       case 'release': {
         const [w, s, e] = runtime(entry);
         maxInputs = Math.max(maxInputs, entry.seq);
-        releases.add(`${w}/${s}/${e}/${entry.seq}`);
+        earlierOf(w, s, e).released.add(entry.seq);
         const ev = base(`ReleaseInput(${w}, ${s}, ${e}) of input ${entry.seq}`, [
           'gen',
           'released',
@@ -458,7 +462,7 @@ export function buildEvents(
         ]);
         // or a retry: the runtime released this input before, its reply lost (Redis restarted under
         // it), and the store answers a retry only while the runtime still holds authority
-        const retry = releases.has(`${w}/${s}/${e}/${entry.seq}`);
+        const retry = earlierOf(w, s, e).released.has(entry.seq);
         const attempted = (pre: Look) => {
           const r = runtimeOf(pre, w, s, e);
           return r?.cur === entry.seq - 1 || (retry && r?.cur === entry.seq)
@@ -556,13 +560,14 @@ export function buildEvents(
         const [w, s, e] = runtime(entry);
         const ev = base(`Teardown(${w}, ${s}, ${e})`, ['gen', 'rt', 'tokens', 'lease']);
         ev.alternatives = [[{ action: { name: 'Teardown', args: [w, s, e] } }]];
-        if (tornDown.has(`${w}/${s}/${e}`)) {
+        const seen = earlierOf(w, s, e);
+        if (seen.tornDown) {
           // the same teardown again, its first reply lost: it frees nothing more
           ev.alternatives.push([
             { check: (pre) => (runtimeOf(pre, w, s, e) ? `${w} still runs (${s}, ${e})` : undefined) },
           ]);
         }
-        tornDown.add(`${w}/${s}/${e}`);
+        seen.tornDown = true;
         // after a lapsed lease the worker tears every runtime down before it registers again; the
         // spec's Register(w) frees those tokens at once, and none of them is read before it
         const beforeLapse: Step[] = [
