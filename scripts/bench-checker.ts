@@ -78,11 +78,7 @@ const program = new Command('bench-checker')
     (v) => v.split(','),
     DEFAULT_MODELS,
   )
-  .option(
-    '--corpus <dir>',
-    'corpus folder',
-    process.env.TLC_CORPUS ?? path.resolve(root, '../shared/tlc-corpus'),
-  )
+  .option('--corpus <dir>', 'corpus folder', path.resolve(root, 'tlcts/test/tlc-corpus'))
   .option('--out <file>', 'JSON results', path.join(root, 'bench/checker.json'))
   .option(
     '--workers <list>',

@@ -1,9 +1,9 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { describe, it, expect } from 'vitest';
 import { parseCfg } from '../src/cfg/parse.js';
 import { CfgError, type ModelConfig } from '../src/cfg/types.js';
+import { corpusDir } from './support/corpus.js';
 
 const parse = (text: string): ModelConfig => parseCfg(text, 'M.cfg');
 
@@ -360,15 +360,6 @@ describe('parseCfg: errors', () => {
     expect(parseError('FOO\nINIT Init;').message).toMatch(/^M\.cfg:1:1: /);
   });
 });
-
-/** The read-only TLC corpus: `shared/tlc-corpus` in the repository root or next to it. */
-function corpusDir(): string {
-  const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-  const dirs = [join(root, 'shared', 'tlc-corpus'), join(root, '..', 'shared', 'tlc-corpus')];
-  const dir = dirs.find((d) => existsSync(d));
-  if (dir === undefined) throw new Error(`TLC corpus not found; looked in ${dirs.join(', ')}`);
-  return dir;
-}
 
 function cfgFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true, recursive: true })

@@ -1,4 +1,4 @@
-/** The TLC conformance corpus (../shared/tlc-corpus): its expected figures and a comparison with ours. */
+/** The TLC conformance corpus (tlcts/test/tlc-corpus): its expected figures and a comparison with ours. */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,16 +27,9 @@ export interface Expected {
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
-/** The corpus folder: $TLC_CORPUS, or shared/tlc-corpus beside or inside the repository. */
+/** The corpus folder: specs with what real TLC reported for them (see its README). */
 export function corpusDir(): string {
-  const candidates = [
-    process.env.TLC_CORPUS,
-    path.resolve(here, '../../../../shared/tlc-corpus'),
-    path.resolve(here, '../../../shared/tlc-corpus'),
-  ].filter((p): p is string => !!p);
-  const found = candidates.find((p) => fs.existsSync(path.join(p, 'expected.json')));
-  if (!found) throw new Error(`TLC corpus not found (looked in ${candidates.join(', ')}); set TLC_CORPUS.`);
-  return found;
+  return path.resolve(here, '../tlc-corpus');
 }
 
 export function loadCorpus(): Expected[] {
