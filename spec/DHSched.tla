@@ -1,7 +1,7 @@
 ------------------------------- MODULE DHSched -------------------------------
 (***************************************************************************)
 (* DHSched and the three protocols the paper compares it with, at the      *)
-(* granularity of their atomic store steps (../shared/PROTOCOL.md).        *)
+(* granularity of their atomic store steps (docs/protocol.md).             *)
 (*                                                                         *)
 (* The store (Redis) holds the generation of each session, its input log,  *)
 (* the release cursor, capacity tokens, leases and the assignment stream.  *)

@@ -1,6 +1,6 @@
 /**
  * The stories of spec/README.md, played on the store: the hazards the baselines allow are refused here,
- * and the races, capacity, retries and recovery of ../shared/PROTOCOL.md behave as the spec's actions.
+ * and the races, capacity, retries and recovery of docs/protocol.md behave as the spec's actions.
  */
 import { describe, expect, it } from 'vitest';
 import { TTL, inCell, refusal } from '../test-support/cell.js';
