@@ -14,6 +14,7 @@
  *   Abandon(d)             the plan is dropped: a replica that died never commits it
  *   Close(s)               DispatchCore.closeLive (closeSession)
  *   Drain(w)               steps.drain (the spec's Drain moves nothing; DrainWorker's moves are Commits)
+ *   Undrain(w)             DispatchCore.undrainWorker                 (undrain)
  *   PushText(s, r)         DispatchCore.pushText, request id `r<r>`   (appendInput)
  *   Claim(w, s, e)         the (s, e) entries taken from inbox[w]: InferController.takeWork of w's work
  *                          stream entries of it (claimStep), or else startRuntime (the StartRuntime RPC)
@@ -242,6 +243,9 @@ export class Adapter {
         return;
       case 'Drain':
         await steps.drain(this.store, { cell: this.cell, worker: w });
+        return;
+      case 'Undrain':
+        await this.anyReplica().undrainWorker(this.cell, w);
         return;
       case 'PushText': {
         const r = Number(p['r']);

@@ -30,6 +30,7 @@ CONSTANTS
     Bug,           \* "none" or a deliberately broken DHSched (see Bugs)
     StoreMode,     \* "single", "async" (failover loses writes), "wait" (it cannot)
     WithDrain,     \* whether workers may be drained
+    WithUndrain,   \* whether an operator may undo a drain
     WithClose      \* whether clients close sessions
 
 Protocols == {"dhsched", "assignment_time", "claim_only", "workerid_only"}
@@ -42,6 +43,7 @@ ASSUME /\ Protocol \in Protocols
        /\ Cap \in Nat \ {0} /\ MaxEpoch \in Nat \ {0}
        /\ MaxInputs \in Nat /\ MaxFaults \in Nat
        /\ NoWorker \notin Workers
+       /\ WithUndrain => WithDrain
 
 (* Workers, sessions and Dispatch replicas are interchangeable: symmetry   *)
 (* reduction over them is sound for every property here.                   *)
@@ -185,6 +187,15 @@ Close(s) ==
 Drain(w) ==
     /\ WithDrain /\ w \notin draining
     /\ draining' = draining \cup {w}
+    /\ UNCHANGED <<gen, log, released, tokens, lease, inbox, up, rt, dop, sent, sink, rels, staleFrame, faults>>
+    /\ Persist
+
+(* An operator undoes a drain: w takes placements again. Like Drain it     *)
+(* changes no generation and no token; a placement on w is still a Commit, *)
+(* so admission (lease, capacity) decides it, as for any worker.           *)
+Undrain(w) ==
+    /\ WithUndrain /\ w \in draining
+    /\ draining' = draining \ {w}
     /\ UNCHANGED <<gen, log, released, tokens, lease, inbox, up, rt, dop, sent, sink, rels, staleFrame, faults>>
     /\ Persist
 
@@ -359,7 +370,7 @@ DispatchNext ==
           BeginCreate(d, s, w) \/ BeginMove(d, s, w)
     \/ \E d \in Dispatchers : Commit(d) \/ Abandon(d)
     \/ \E s \in Sessions : Close(s)
-    \/ \E w \in Workers : Drain(w)
+    \/ \E w \in Workers : Drain(w) \/ Undrain(w)
     \/ \E s \in Sessions, r \in 1..MaxInputs : PushText(s, r)
 
 WorkerNext ==

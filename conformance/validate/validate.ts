@@ -651,6 +651,14 @@ export function buildEvents(
           : [[{ check: (pre) => (pre.draining().includes(w) ? undefined : `${w} is not draining`) }]];
         return ev;
       }
+      case 'undrain': {
+        const w = names.worker(entry.worker);
+        const ev = base(`Undrain(${w})${entry.ended ? '' : ': not draining'}`, ['draining']);
+        ev.alternatives = entry.ended
+          ? [[{ action: { name: 'Undrain', args: [w] } }]]
+          : [[{ check: (pre) => (pre.draining().includes(w) ? `${w} is draining` : undefined) }]];
+        return ev;
+      }
       case 'register': {
         const w = names.worker(entry.worker);
         lapsed.delete(w);

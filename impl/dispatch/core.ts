@@ -19,6 +19,7 @@ import type {
   ListWorkersReply,
   PushTextReply,
   Session,
+  UndrainWorkerReply,
 } from '../rpc/proto.js';
 import { StoreCode, type StoreError, isStoreError } from '../store/codes.js';
 import * as steps from '../store/steps.js';
@@ -102,6 +103,17 @@ const noSession = (cell: string, session: string) =>
   new RpcError(grpc.status.NOT_FOUND, `no session ${session} in cell ${cell}`);
 const closedSession = (cell: string, session: string) =>
   new RpcError(grpc.status.FAILED_PRECONDITION, `session ${session} of cell ${cell} is closed`);
+
+/** A worker step's result; UNKNOWN_WORKER in the client's words (NOT_FOUND). */
+async function knownWorker<T>(cell: string, worker: string, step: Promise<T>): Promise<T> {
+  try {
+    return await step;
+  } catch (err) {
+    if (isStoreError(err, StoreCode.UNKNOWN_WORKER))
+      throw new RpcError(grpc.status.NOT_FOUND, `no worker ${worker} in cell ${cell}`);
+    throw err;
+  }
+}
 
 /** NO_SESSION and CLOSED in the client's words; any other error unchanged. */
 function sessionRefusal(err: unknown, cell: string, session: string): unknown {
@@ -239,17 +251,16 @@ export class DispatchCore {
 
   /** Stops new placements on the worker, then moves each of its sessions to the best-ranked others. */
   async drainWorker(cell: string, worker: string): Promise<DrainWorkerReply> {
-    try {
-      await steps.drain(this.store, { cell, worker });
-    } catch (err) {
-      if (isStoreError(err, StoreCode.UNKNOWN_WORKER)) {
-        throw new RpcError(grpc.status.NOT_FOUND, `no worker ${worker} in cell ${cell}`);
-      }
-      throw err;
-    }
+    await knownWorker(cell, worker, steps.drain(this.store, { cell, worker }));
     const placed = await steps.readPlaced(this.store, { cell, worker, tracedAs: 'plan' });
     const { moved, notMoved } = await this.moveAll(cell, placed, 'drain');
     return { moved, notMoved };
+  }
+
+  /** Undrain(w): the worker takes placements again; its sessions moved away stay where they are. */
+  async undrainWorker(cell: string, worker: string): Promise<UndrainWorkerReply> {
+    const { ended } = await knownWorker(cell, worker, steps.undrain(this.store, { cell, worker }));
+    return { undrained: ended };
   }
 
   /** BeginCreate(d, s, w): a create of the session on `target`; its commit is guarded by "no generation". */

@@ -33,6 +33,7 @@ const METHODS = [
   'CloseLive',
   'Migrate',
   'DrainWorker',
+  'UndrainWorker',
   'GetSession',
   'ListSessions',
   'ListWorkers',
@@ -80,6 +81,7 @@ function commands(cell: string): fc.Arbitrary<(Call | Raw)[]> {
       .record({ cell: cellArb, session, target: fc.oneof(fc.constant(''), worker), fromEpoch: number })
       .map((request) => ({ method: 'migrate' as const, request })),
     fc.record({ cell: cellArb, worker }).map((request) => ({ method: 'drainWorker' as const, request })),
+    fc.record({ cell: cellArb, worker }).map((request) => ({ method: 'undrainWorker' as const, request })),
     fc.record({ cell: cellArb, session }).map((request) => ({ method: 'getSession' as const, request })),
     fc
       .record({ cell: cellArb, cursor: fc.oneof(fc.constant(''), anyString), limit: number })

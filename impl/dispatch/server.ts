@@ -73,6 +73,7 @@ export const schemas: Schemas<DispatchMethods> = {
   closeLive: request(SessionRef),
   migrate: request(SessionRef.extend({ target: Target, fromEpoch: FromEpoch })),
   drainWorker: request(z.object({ cell: Cell, worker: Id })),
+  undrainWorker: request(z.object({ cell: Cell, worker: Id })),
   getSession: request(SessionRef),
   listSessions: request(
     z.object({
@@ -107,6 +108,7 @@ export function dispatchService(
       closeLive: (r) => core.closeLive(r.cell, r.session),
       migrate: (r) => core.migrate(r.cell, r.session, r.target || undefined, r.fromEpoch || undefined),
       drainWorker: (r) => core.drainWorker(r.cell, r.worker),
+      undrainWorker: (r) => core.undrainWorker(r.cell, r.worker),
       getSession: (r) => core.getSession(r.cell, r.session),
       listSessions: (r) => core.listSessions(r.cell, r.cursor, r.limit),
       listWorkers: (r) => core.listWorkers(r.cell),

@@ -79,6 +79,13 @@ export interface DrainWorkerReply {
   moved: Session[];
   notMoved: string[];
 }
+export interface UndrainWorkerRequest {
+  cell: string;
+  worker: string;
+}
+export interface UndrainWorkerReply {
+  undrained: boolean;
+}
 export interface ListSessionsRequest {
   cell: string;
   cursor: string;
@@ -178,6 +185,7 @@ export type DispatchMethods = {
   closeLive: [SessionRef, Session];
   migrate: [MigrateRequest, Session];
   drainWorker: [DrainWorkerRequest, DrainWorkerReply];
+  undrainWorker: [UndrainWorkerRequest, UndrainWorkerReply];
   getSession: [SessionRef, Session];
   listSessions: [ListSessionsRequest, ListSessionsReply];
   listWorkers: [ListWorkersRequest, ListWorkersReply];

@@ -24,6 +24,7 @@ export type Step =
   | 'teardown'
   | 'closeSession'
   | 'drain'
+  | 'undrain'
   | 'readGen'
   | 'readGens'
   | 'readRelease'

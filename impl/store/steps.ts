@@ -255,6 +255,10 @@ export const build = {
     const k = cellKeys(i.cell);
     return call('drain', [k.lease(i.worker), k.draining], [i.worker, k.prefix], Bit);
   },
+  undrain(i: z.output<typeof WorkerInput>) {
+    const k = cellKeys(i.cell);
+    return call('undrain', [k.lease(i.worker), k.draining], [i.worker, k.prefix], Bit);
+  },
   readGen(i: z.output<typeof ReadGenInput>) {
     const k = cellKeys(i.cell);
     const by = i.tracedAs;
@@ -435,10 +439,16 @@ export async function closeSession(store: Store, args: SessionArgs): Promise<{ e
   return { epoch: await write(store, build.closeSession(i)) };
 }
 
-/** Drain(w): no new placements on w until it registers again; false if it already was draining. */
+/** Drain(w): no new placements on w until it registers again or is undrained; false if it already was. */
 export async function drain(store: Store, args: WorkerArgs): Promise<{ started: boolean }> {
   const i = validate(WorkerInput, args, 'drain');
   return { started: (await write(store, build.drain(i))) === 1 };
+}
+
+/** Undrain(w): w takes placements again; false if it was not draining. */
+export async function undrain(store: Store, args: WorkerArgs): Promise<{ ended: boolean }> {
+  const i = validate(WorkerInput, args, 'undrain');
+  return { ended: (await write(store, build.undrain(i))) === 1 };
 }
 
 /** gen[s], or null when the session has none. */
@@ -616,6 +626,8 @@ export type TraceStep =
   | { id: string; kind: 'notlive'; step: 'append' | 'close'; session: string; phase: 'none' | 'closed' }
   /** Drain(w); started false: it already was draining. */
   | { id: string; kind: 'drain'; worker: string; started: boolean }
+  /** Undrain(w); ended false: it was not draining. */
+  | { id: string; kind: 'undrain'; worker: string; ended: boolean }
   /** Register(w): incarnation `incarnation`. */
   | { id: string; kind: 'register'; worker: string; incarnation: number }
   /** The worker's lease renewal was refused: its lease had expired (it stops and registers again). */
@@ -667,6 +679,7 @@ const TraceFields = z.discriminatedUnion('k', [
     ph: z.enum(['none', 'closed']),
   }),
   z.object({ k: z.literal('drain'), w: Str, started: z.enum(['0', '1']) }),
+  z.object({ k: z.literal('undrain'), w: Str, ended: z.enum(['0', '1']) }),
   z.object({ k: z.literal('register'), w: Str, i: Num }),
   z.object({ k: z.literal('lapse'), w: Str }),
 ]);
@@ -717,6 +730,8 @@ export function traceEntry(id: string, flat: string[]): TraceEntry {
       return { id, kind: 'notlive', step: f.step, session: f.s, phase: f.ph };
     case 'drain':
       return { id, kind: 'drain', worker: f.w, started: f.started === '1' };
+    case 'undrain':
+      return { id, kind: 'undrain', worker: f.w, ended: f.ended === '1' };
     case 'register':
       return { id, kind: 'register', worker: f.w, incarnation: f.i };
     case 'lapse':

@@ -1,7 +1,7 @@
 --[[
   DrainWorker: Drain(w) of spec/DHSched.tla. w takes no new placements until it registers
-  again; its sessions are moved by admitCommit. Idempotent. With tracing on, it is appended
-  to the cell's audit stream (k = drain, started 1 or 0).
+  again or is undrained (undrain-2.lua); its sessions are moved by admitCommit. Idempotent.
+  With tracing on, it is appended to the cell's audit stream (k = drain, started 1 or 0).
 
   KEYS[1] lease:<w>    KEYS[2] draining
   ARGV[1] w    ARGV[2] the cell's key prefix, for the trace
