@@ -10,7 +10,7 @@ import * as grpc from '@grpc/grpc-js';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { z } from 'zod';
 import pino from 'pino';
-import { killWorker, startConsole } from '../console/server.js';
+import { startConsole } from '../console/server.js';
 import { type System, SystemOptions, launchSystem } from '../ops/launch.js';
 import { type Client, dispatchClient } from '../rpc/client.js';
 import { grpcCode } from '../rpc/errors.js';
@@ -191,18 +191,36 @@ async function up(globals: Globals, o: Record<string, unknown>): Promise<void> {
     ranking: o['ranking'],
     protocol: o['protocol'],
     extraArgs: { worker: ['--runtime', String(o['runtime'])] },
+    restartWorkersAfterMs: 1000,
     ...(o['logDir'] ? { logDir: o['logDir'] } : {}),
   });
-  const system: System = await launchSystem(options);
+  const say = (line: string) => process.stderr.write(`dhsched up: ${line}\n`);
+  const keepLogs = (why: string) => say(`the processes' logs are kept in ${options.logDir} (${why})`);
+  /** Why the logs are kept: a process that ended during the run, not by the console's Kill. */
+  let crash: string | undefined;
+  const system: System = await launchSystem(options, {
+    exited(p, { code, killed }) {
+      if (!killed) crash ??= `${p.id} exited (${code}) during the run`;
+      const again = p.role === 'worker' ? `; starting it again in ${options.restartWorkersAfterMs} ms` : '';
+      say(`${p.id} ${killed ? 'was killed from the console' : `exited (${code})`}${again}`);
+    },
+    restarted: (w) => say(`${w.id} started again: pid ${w.child.pid}, ${w.addr}`),
+    restartFailed: (id, err) =>
+      say(`${id} did not start again: ${String(err).split('\n')[0]} (its log has more); trying again`),
+  }).catch((err: unknown) => {
+    keepLogs('the start failed');
+    throw err;
+  });
   const web = await startConsole({
     listen: String(o['console']),
     cell: globals.cell,
     dispatch: system.dispatchers.map((d) => d.addr),
     sink: system.sink.addr,
     log: pino({ level: 'warn' }, pino.destination(2)),
-    control: { killWorker: (id) => killWorker(system, id) },
+    processes: system,
   }).catch(async (err: unknown) => {
     await system.stop();
+    keepLogs('the start failed');
     throw err;
   });
   const state = {
@@ -219,9 +237,13 @@ async function up(globals: Globals, o: Record<string, unknown>): Promise<void> {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
+  // stopping first: a Ctrl-C reaches the processes too, and their exits then are no crash to restart
+  const stopped = system.stop();
   await web.close();
-  await system.stop();
+  await stopped;
   fs.rmSync(stateFile, { force: true });
+  if (crash) keepLogs(crash);
+  else if (!o['logDir']) fs.rmSync(options.logDir, { recursive: true, force: true });
 }
 
 async function watch(globals: Globals, session: string): Promise<void> {

@@ -6,7 +6,7 @@
 import { type Browser, type Page, chromium } from 'playwright-core';
 import pino from 'pino';
 import { type System, type SystemOptions, launchSystem } from '../ops/launch.js';
-import { type Console, killWorker, startConsole } from './server.js';
+import { type Console, startConsole } from './server.js';
 
 export const CHROMIUM = process.env['CHROMIUM'] ?? '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
@@ -71,7 +71,7 @@ export async function openConsole(options: SystemOptions = {}): Promise<ConsoleH
       dispatch: system.dispatchers.map((d) => d.addr),
       sink: system.sink.addr,
       log: pino({ level: 'silent' }),
-      control: { killWorker: (id) => killWorker(system, id) },
+      processes: system,
     });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });

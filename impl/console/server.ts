@@ -1,14 +1,16 @@
 /**
  * The web console: a page (impl/console/public/) and its JSON API over Dispatch's gRPC API and the media
  * sink, and WebRTC signalling for the avatar's media (rtc.ts).
- *   GET  /api/state                      workers, sessions and the sink's per-session media counts
+ *   GET  /api/state                      workers (each with its process here), sessions and the
+ *                                        sink's per-session media counts
+ *   GET  /api/id-rule                    {pattern, message}: the store's Id rule, for the page's fields
  *   POST /api/sessions                   {session}            CreateLive
  *   POST /api/sessions/:s/text           {text}               PushText
  *   POST /api/sessions/:s/migrate        {target?}            Migrate (no target: Dispatch picks)
  *   POST /api/sessions/:s/close                               CloseLive
- *   POST /api/workers/:w/drain                                DrainWorker
+ *   POST /api/workers/:w/drain                                DrainWorker (refused once its lease lapsed)
  *   POST /api/workers/:w/kill                                 SIGKILL (the console runs beside the
- *                                                             processes it started)
+ *                                                             processes; refused once its process ended)
  *   POST /api/rtc                        {session, sdp}       the SDP answer to a viewer's offer
  * Bodies are validated with zod; a refusal is {error} with the HTTP status of its gRPC code.
  */
@@ -42,11 +44,15 @@ const FILES: Record<string, string> = {
   '/': 'index.html',
   '/console.js': 'console.js',
   '/console.css': 'console.css',
+  '/favicon.svg': 'favicon.svg',
+  // where a client that does not read the page's <link rel="icon"> looks
+  '/favicon.ico': 'favicon.svg',
 };
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
 };
 const MAX_BODY_BYTES = 256 * 1024;
 
@@ -89,6 +95,14 @@ const Offer = z.object({
 });
 const Empty = z.object({}).strict();
 
+/** The store's Id rule (impl/store/schema.ts), served to the page so that its fields check the same. */
+function idRule(): { pattern: string; message: string } {
+  const check = Id._def.checks.find((c) => c.kind === 'regex');
+  if (check?.kind !== 'regex') throw new Error('the Id schema has no pattern');
+  return { pattern: check.regex.source, message: check.message ?? 'not an id' };
+}
+const ID_RULE = idRule();
+
 export interface ConsoleOptions {
   /** host:port (port 0: a free one). */
   listen: string;
@@ -97,8 +111,8 @@ export interface ConsoleOptions {
   dispatch: readonly string[];
   sink: string;
   log: Logger;
-  /** What the console does to the processes it runs beside (`dhsched up`). */
-  control: { killWorker(id: string): Promise<void> };
+  /** The processes the console runs beside (`dhsched up`): what it shows of them, and Kill. */
+  processes: Pick<System, 'worker' | 'kill'>;
 }
 
 export interface Console {
@@ -129,6 +143,11 @@ export async function startConsole(o: ConsoleOptions): Promise<Console> {
   }
 
   const cell = o.cell;
+  /** The worker's process here: running (ended null), how it ended, or null if none was started here. */
+  const processOf = (worker: string) => {
+    const p = o.processes.worker(worker);
+    return p ? { pid: p.child.pid ?? 0, ended: p.ended ?? null } : null;
+  };
   const routes: [
     method: string,
     pattern: RegExp,
@@ -145,12 +164,13 @@ export async function startConsole(o: ConsoleOptions): Promise<Console> {
         ]);
         return {
           cell,
-          workers: workers.workers,
+          workers: workers.workers.map((w) => ({ ...w, process: processOf(w.worker) })),
           sessions: sessions.sessions,
           media: media.sessions.filter((m) => m.cell === cell),
         };
       },
     ],
+    ['GET', /^\/api\/id-rule$/, async () => ID_RULE],
     ['POST', /^\/api\/sessions$/, async (_, body) => call('createLive', { cell, ...parse(Create, body) })],
     [
       'POST',
@@ -182,7 +202,14 @@ export async function startConsole(o: ConsoleOptions): Promise<Console> {
       /^\/api\/workers\/([^/]+)\/drain$/,
       async ([worker], body) => {
         parse(Empty, body);
-        return call('drainWorker', { cell, worker: id(worker) });
+        const w = id(worker);
+        const { workers } = await call('listWorkers', { cell });
+        if (workers.some((info) => info.worker === w && !info.live))
+          throw new HttpError(
+            409,
+            `${w}'s lease lapsed: it takes no work until it registers again, which ends a drain`,
+          );
+        return call('drainWorker', { cell, worker: w });
       },
     ],
     [
@@ -190,7 +217,11 @@ export async function startConsole(o: ConsoleOptions): Promise<Console> {
       /^\/api\/workers\/([^/]+)\/kill$/,
       async ([worker], body) => {
         parse(Empty, body);
-        await o.control.killWorker(id(worker));
+        const p = o.processes.worker(id(worker));
+        if (!p) throw new HttpError(404, `no worker ${worker} was started here`);
+        if (p.ended !== undefined)
+          throw new HttpError(409, `${worker}'s process already ended (${p.ended}): nothing to kill`);
+        await o.processes.kill(p);
         return { killed: worker };
       },
     ],
@@ -261,14 +292,6 @@ export async function startConsole(o: ConsoleOptions): Promise<Console> {
       for (const d of dispatchers) d.close();
     },
   };
-}
-
-/** SIGKILL to the latest process of worker `id` in `system`: what `control.killWorker` does beside it. */
-export async function killWorker(system: System, id: string): Promise<void> {
-  const worker = system.workers.filter((w) => w.id === id).at(-1);
-  if (!worker) throw new HttpError(404, `no worker ${id} was started here`);
-  worker.signal('SIGKILL');
-  await worker.exited;
 }
 
 function splitHostPort(listen: string): [string, number] {

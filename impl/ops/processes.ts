@@ -32,6 +32,8 @@ export interface ProcessHandle extends Ready {
   readonly child: ChildProcess;
   /** Resolves with the exit code (or the signal's name) when the process ends. */
   readonly exited: Promise<number | string>;
+  /** What `exited` resolved with; undefined while the process runs. */
+  readonly ended: number | string | undefined;
   /** Sends a signal: SIGKILL is a crash, SIGSTOP a pause, SIGCONT its end. */
   signal(signal: NodeJS.Signals): void;
   /** SIGTERM, then SIGKILL after `graceMs`; resolves when it has exited. */
@@ -55,8 +57,9 @@ export async function spawnProcess(
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  let ended: number | string | undefined;
   const exited = new Promise<number | string>((resolve) =>
-    child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')),
+    child.once('exit', (code, signal) => resolve((ended = code ?? signal ?? 'unknown'))),
   );
   let stderrTail = '';
   const log = options.logFile ? fs.createWriteStream(options.logFile, { flags: 'a' }) : undefined;
@@ -88,12 +91,15 @@ export async function spawnProcess(
     void exited.then((code) => fail(`exited (${code}) before it was ready`));
   });
   const signal = (sig: NodeJS.Signals) => {
-    if (child.exitCode === null && child.signalCode === null) child.kill(sig);
+    if (ended === undefined) child.kill(sig);
   };
   return {
     ...ready,
     child,
     exited,
+    get ended() {
+      return ended;
+    },
     signal,
     async stop(graceMs = 10_000) {
       signal('SIGCONT');

@@ -1,7 +1,8 @@
 // The DHSched console page: the cell's workers and sessions (polled from /api/state), buttons for the
-// API, and the watched session's avatar over WebRTC. Frames arrive an input at a time and play at 25 fps
-// from a queue, each with its 40 ms of sound (G.711 μ-law). The viewer fences on the frames' generation
-// stamp: once a frame of epoch e arrives, frames of older epochs, queued or late, are dropped, never shown.
+// API, and the watched session's avatar over WebRTC (an idle picture until its frames arrive). Frames
+// arrive an input at a time and play at 25 fps from a queue, each with its 40 ms of sound (G.711 μ-law).
+// The viewer fences on the frames' generation stamp: once a frame of epoch e arrives, frames of older
+// epochs, queued or late, are dropped, never shown.
 
 const $ = (id) => document.getElementById(id);
 const AVATAR_PAYLOAD_VERSION = 0xa2;
@@ -36,6 +37,30 @@ async function api(method, path, body) {
 
 function report(err) {
   $('error').textContent = err ? String(err.message ?? err) : '';
+}
+
+/** The picture while no frame is drawn: a caption, over the outline of a face when a session is idle. */
+function placeholder(caption, face) {
+  const g = $('video').getContext('2d');
+  g.fillStyle = '#1d2433';
+  g.fillRect(0, 0, 320, 240);
+  if (face) {
+    g.strokeStyle = g.fillStyle = '#8a94ab';
+    g.lineWidth = 3;
+    g.beginPath();
+    g.ellipse(160, 100, 50, 62, 0, 0, 2 * Math.PI);
+    g.moveTo(145, 132);
+    g.lineTo(175, 132);
+    g.stroke();
+    for (const x of [140, 180]) {
+      g.beginPath();
+      g.arc(x, 90, 5, 0, 2 * Math.PI);
+      g.fill();
+    }
+  }
+  g.fillStyle = '#e8ecf4';
+  g.textAlign = 'center';
+  g.fillText(caption, 160, face ? 200 : 120);
 }
 
 /** One binary message of the data channel: u32 header length, JSON header, the backend's payload. */
@@ -135,10 +160,7 @@ class Viewer {
       const picture = await createImageBitmap(new Blob([jpeg], { type: 'image/jpeg' }));
       g.drawImage(picture, 0, 0);
     } else {
-      g.fillStyle = '#1d2433';
-      g.fillRect(0, 0, 320, 240);
-      g.fillStyle = '#e8ecf4';
-      g.fillText('this runtime renders no pictures', 70, 120);
+      placeholder('this runtime renders no pictures', false);
     }
     const { epoch, seq, index, worker, ptsMs } = header;
     viewerLog.shown.push({ epoch, seq, index, worker, ptsMs });
@@ -169,12 +191,31 @@ viewerLog.offer = (buffer) => viewer?.receive(decodeMessage(buffer));
 let selected = null;
 let previous = null;
 
-async function watch(session) {
-  if (viewer?.session === session) return;
+/** Watches session `s` (a row of /api/state, or CreateLive's reply): idle until its frames arrive. */
+async function watch(s) {
+  if (viewer?.session === s.session) return;
   viewer?.close();
-  selected = session;
-  viewer = new Viewer(session);
+  selected = s.session;
+  viewer = new Viewer(s.session);
+  placeholder('idle: the avatar shows when it speaks', true);
+  $('now-showing').textContent = `${s.session} · epoch ${s.epoch} on ${s.worker} · idle`;
+  $('viewer-stats').textContent = '';
   await viewer.connect();
+}
+
+function unwatch() {
+  viewer?.close();
+  viewer = null;
+  selected = null;
+  placeholder('', false);
+  $('now-showing').textContent = 'no session watched';
+  $('viewer-stats').textContent = '';
+}
+
+/** The watched session; null, said on the page, when there is none for the action. */
+function watched() {
+  if (!selected) report(new Error('create or pick a session first'));
+  return selected;
 }
 
 function event(text) {
@@ -183,7 +224,10 @@ function event(text) {
   $('events').prepend(li);
 }
 
-/** Events from what changed between two polls: moves, new epochs, lapsed leases, fenced media. */
+/**
+ * Events from what changed between two polls: moves, new epochs, lapsed leases, ended processes, new
+ * incarnations, fenced media.
+ */
 function diff(before, after) {
   const old = new Map(before.sessions.map((s) => [s.session, s]));
   for (const s of after.sessions) {
@@ -193,8 +237,15 @@ function diff(before, after) {
       event(`${s.session} moved ${o.worker} → ${s.worker} (epoch ${o.epoch} → ${s.epoch})`);
     else if (o.phase !== s.phase) event(`${s.session} ${s.phase}`);
   }
-  const live = new Map(before.workers.map((w) => [w.worker, w.live]));
-  for (const w of after.workers) if (live.get(w.worker) && !w.live) event(`${w.worker}'s lease lapsed`);
+  const was = new Map(before.workers.map((w) => [w.worker, w]));
+  for (const w of after.workers) {
+    const o = was.get(w.worker);
+    if (!o) continue;
+    if (o.live && !w.live) event(`${w.worker}'s lease lapsed`);
+    if (o.process?.ended === null && ended(w) !== null) event(`${w.worker}'s process ended (${ended(w)})`);
+    if (w.incarnation > o.incarnation)
+      event(`${w.worker} registered again: incarnation ${o.incarnation} → ${w.incarnation}`);
+  }
   const dropped = new Map(before.media.map((m) => [m.session, m.dropped]));
   for (const m of after.media) {
     const fenced = m.dropped - (dropped.get(m.session) ?? 0);
@@ -211,12 +262,18 @@ function cells(tr, values) {
   }
 }
 
-function button(label, onClick) {
+/** A button; disabled, with the reason as its tooltip, when `disabledWhy` is given. */
+function button(label, onClick, disabledWhy) {
   const b = document.createElement('button');
   b.textContent = label;
   b.onclick = () => onClick().then(() => report(null), report);
+  b.disabled = Boolean(disabledWhy);
+  if (disabledWhy) b.title = disabledWhy;
   return b;
 }
+
+/** How the worker's process here ended; null while it runs or when none was started here. */
+const ended = (w) => w.process?.ended ?? null;
 
 function render(state) {
   $('cell').textContent = `cell ${state.cell}`;
@@ -225,16 +282,36 @@ function render(state) {
   for (const w of state.workers) {
     const tr = workers.insertRow();
     tr.dataset.worker = w.worker;
-    if (!w.live) tr.className = 'dead';
+    const gone = ended(w) !== null;
+    // a lapsed lease or a gone process: its load and runtimes are what it last published
+    const dead = gone || !w.live;
+    if (dead) tr.className = 'dead';
     const actions = document.createElement('span');
-    actions.append(button('Drain', () => api('POST', `/api/workers/${w.worker}/drain`)));
-    actions.append(button('Kill', () => api('POST', `/api/workers/${w.worker}/kill`)));
+    actions.append(
+      button(
+        'Drain',
+        () => api('POST', `/api/workers/${w.worker}/drain`),
+        w.live ? null : 'its lease lapsed: registering again ends a drain',
+      ),
+      button(
+        'Kill',
+        () => api('POST', `/api/workers/${w.worker}/kill`),
+        !w.process ? 'not started by this console' : gone ? 'its process is gone' : null,
+      ),
+    );
     const lease = w.live ? `live, ${Math.max(0, Number(w.leaseExpiresAtMs) - Date.now())} ms left` : 'lapsed';
+    const processCell = !w.process
+      ? 'not started here'
+      : gone
+        ? `gone (${ended(w)})`
+        : `pid ${w.process.pid}`;
     cells(tr, [
       w.worker,
+      w.incarnation,
       `${lease}${w.draining ? ', draining' : ''}`,
-      `${w.tokens}/${w.capacity}`,
-      w.runtimes,
+      processCell,
+      dead ? '—' : `${w.tokens}/${w.capacity}`,
+      dead ? '—' : w.runtimes,
       actions,
     ]);
   }
@@ -245,7 +322,7 @@ function render(state) {
     const tr = sessions.insertRow();
     tr.dataset.session = s.session;
     if (s.session === selected) tr.className = 'selected';
-    tr.onclick = () => watch(s.session).catch(report);
+    tr.onclick = () => watch(s).catch(report);
     const m = media.get(s.session);
     cells(tr, [s.session, s.worker, s.epoch, s.phase, s.releasedSeq, m?.accepted ?? 0, m?.dropped ?? 0]);
   }
@@ -263,19 +340,30 @@ async function poll() {
   setTimeout(poll, 500);
 }
 
+/** The session-id field checks the store's Id rule, as the server serves it, before anything is sent. */
+async function checkSessionIds() {
+  const { pattern, message } = await api('GET', '/api/id-rule');
+  const rule = new RegExp(pattern);
+  const field = $('session-id');
+  const check = () =>
+    field.setCustomValidity(field.value === '' || rule.test(field.value) ? '' : `session: ${message}`);
+  field.addEventListener('input', check);
+  field.addEventListener('invalid', () => report(new Error(field.validationMessage)));
+  check();
+}
+
 $('create-form').onsubmit = (e) => {
   e.preventDefault();
-  const session = $('session-id').value;
-  api('POST', '/api/sessions', { session })
-    .then(() => watch(session))
+  api('POST', '/api/sessions', { session: $('session-id').value })
+    .then((created) => watch(created))
     .then(() => report(null), report);
 };
 $('text-form').onsubmit = (e) => {
   e.preventDefault();
-  if (!selected) return report(new Error('create or pick a session first'));
+  const session = watched();
+  if (!session) return;
   viewer?.audio?.resume();
   const at = performance.now();
-  const session = selected;
   api('POST', `/api/sessions/${session}/text`, { text: $('text').value })
     .then(({ seq }) => {
       sentAt.set(`${session}/${seq}`, at);
@@ -283,8 +371,16 @@ $('text-form').onsubmit = (e) => {
     })
     .then(() => report(null), report);
 };
-$('migrate').onclick = () =>
-  selected && api('POST', `/api/sessions/${selected}/migrate`, {}).then(() => report(null), report);
-$('close').onclick = () =>
-  selected && api('POST', `/api/sessions/${selected}/close`).then(() => report(null), report);
+$('migrate').onclick = () => {
+  const session = watched();
+  if (session) api('POST', `/api/sessions/${session}/migrate`, {}).then(() => report(null), report);
+};
+$('close').onclick = () => {
+  const session = watched();
+  if (!session) return;
+  api('POST', `/api/sessions/${session}/close`)
+    .then(() => selected === session && unwatch())
+    .then(() => report(null), report);
+};
+checkSessionIds().catch(report);
 poll();
