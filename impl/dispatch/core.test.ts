@@ -84,6 +84,7 @@ describe('createLive', () => {
       phase: 'assigned',
       releasedSeq: 0,
       created: true,
+      moved: false,
     });
     expect(notes).toEqual([]);
     const stream = await f.redis.xrange(cellKeys(f.cell).stream('w2'), '-', '+');
@@ -234,16 +235,18 @@ describe('pushText and closeLive', () => {
 });
 
 describe('migrate', () => {
-  it('is guarded by the epoch the caller saw; a retry of a move that landed returns it', async () => {
+  it('is guarded by the epoch the caller saw; a retry of a move that landed returns it, not moved', async () => {
     await registerAll({ w1: 2, w2: 2, w3: 2 });
     const { core, notes } = replica();
     await core.createLive(f.cell, 's1');
     notes.length = 0;
     const moved = await core.migrate(f.cell, 's1', undefined, 1);
-    expect(moved).toMatchObject({ worker: 'w2', epoch: 2, phase: 'assigned', created: false });
+    expect(moved).toMatchObject({ worker: 'w2', epoch: 2, phase: 'assigned', created: false, moved: true });
     expect(notes).toEqual([['revoke', 'w1', { cell: f.cell, session: 's1', epoch: 1 }]]);
-    expect(await core.migrate(f.cell, 's1', undefined, 1)).toMatchObject({ worker: 'w2', epoch: 2 });
-    expect(await core.migrate(f.cell, 's1', 'w2', 1)).toMatchObject({ worker: 'w2', epoch: 2 });
+    const retried = { worker: 'w2', epoch: 2, moved: false };
+    expect(await core.migrate(f.cell, 's1', undefined, 1)).toMatchObject(retried);
+    expect(await core.migrate(f.cell, 's1', 'w2', 1)).toMatchObject(retried);
+    expect(notes).toHaveLength(1);
     expect(await status(core.migrate(f.cell, 's1', 'w3', 1))).toBe('ABORTED');
     expect(await status(core.migrate(f.cell, 's1', undefined, 7))).toBe('ABORTED');
     expect((await at().gen('s1'))?.epoch).toBe(2);

@@ -168,7 +168,7 @@ export class DispatchCore {
     const admission = await this.admit(offers.map((target) => this.planCreate(cell, session, target)));
     if ('admitted' in admission) {
       const { worker, epoch } = admission.admitted;
-      return { cell, session, worker, epoch, phase: 'assigned', releasedSeq: 0, created: true };
+      return { cell, session, worker, epoch, phase: 'assigned', releasedSeq: 0, created: true, moved: false };
     }
     // CONFLICT, or no worker admitted it: either way a retry finds the session it created before.
     const existing = await this.readSession(cell, session);
@@ -213,7 +213,8 @@ export class DispatchCore {
 
   /**
    * Moves the session to `target`, or to the best-ranked other worker, guarded by the epoch read (or
-   * `fromEpoch`, the one the caller saw). A retry of a move that landed returns the session as it is.
+   * `fromEpoch`, the one the caller saw). A retry of a move that landed returns the session as it is,
+   * `moved` false: so does any call whose session is already past `fromEpoch` (to `target`, if named).
    */
   async migrate(cell: string, session: string, target?: string, fromEpoch?: number): Promise<Session> {
     // the read the move is planned on (BeginMove), traced as such
@@ -234,7 +235,7 @@ export class DispatchCore {
     }
     const result = await this.move(cell, session, current, 'migrate', target);
     return match(result)
-      .with({ kind: 'moved' }, ({ to }): Session => ({ ...current, ...to, phase: 'assigned' }))
+      .with({ kind: 'moved' }, ({ to }): Session => ({ ...current, ...to, phase: 'assigned', moved: true }))
       .with({ kind: 'conflict' }, () => {
         throw new RpcError(grpc.status.ABORTED, `session ${session} moved concurrently: read it and retry`);
       })
@@ -319,6 +320,7 @@ export class DispatchCore {
         ...generation,
         releasedSeq: await this.releasedSeq(cell, session),
         created: false,
+        moved: false,
       })),
     );
     return { sessions, nextCursor: page.cursor };
@@ -459,7 +461,15 @@ export class DispatchCore {
       ]);
       match(result)
         .with({ kind: 'moved' }, ({ to }) =>
-          report.moved.push({ cell, session, ...to, phase: 'assigned', releasedSeq, created: false }),
+          report.moved.push({
+            cell,
+            session,
+            ...to,
+            phase: 'assigned',
+            releasedSeq,
+            created: false,
+            moved: true,
+          }),
         )
         .with({ kind: 'conflict' }, () => report.conflicts.push(session))
         .with({ kind: 'refused' }, () => report.notMoved.push(session))
@@ -474,7 +484,7 @@ export class DispatchCore {
       steps.readGen(this.store, { cell, session, tracedAs }),
       this.releasedSeq(cell, session),
     ]);
-    return generation && { cell, session, ...generation, releasedSeq, created: false };
+    return generation && { cell, session, ...generation, releasedSeq, created: false, moved: false };
   }
 
   /** The release cursor alone: fromSeq past any seq returns no log entries. */

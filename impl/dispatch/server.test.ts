@@ -90,6 +90,7 @@ describe('the Dispatch service', () => {
       phase: 'assigned',
       releasedSeq: 0,
       created: true,
+      moved: false,
     });
     expect(await client.call('createLive', { cell, session: 's1' })).toMatchObject({ created: false });
     expect(await client.call('pushText', { cell, session: 's1', requestId: 'r-1', text: 'hi' })).toEqual({
@@ -105,9 +106,14 @@ describe('the Dispatch service', () => {
       nextCursor: '0',
     });
     const moved = await client.call('migrate', { cell, session: 's1', target: '', fromEpoch: 1 });
-    expect(moved).toMatchObject({ worker: 'w2', epoch: 2 });
+    expect(moved).toMatchObject({ worker: 'w2', epoch: 2, moved: true });
+    // the session is past the epoch the caller saw: it is returned as it is, and says it did not move
+    expect(await client.call('migrate', { cell, session: 's1', target: '', fromEpoch: 1 })).toEqual({
+      ...moved,
+      moved: false,
+    });
     expect(await client.call('drainWorker', { cell, worker: 'w2' })).toMatchObject({
-      moved: [{ session: 's1', worker: 'w1', epoch: 3 }],
+      moved: [{ session: 's1', worker: 'w1', epoch: 3, moved: true }],
       notMoved: [],
     });
     expect((await client.call('listWorkers', { cell })).workers).toMatchObject([
@@ -166,6 +172,8 @@ describe('the Dispatch service', () => {
         'INVALID_ARGUMENT',
         'text is at most',
       ],
+      ['empty text', () => push({ text: '' }), 'INVALID_ARGUMENT', 'text: text is empty or only white space'],
+      ['white space only', () => push({ text: ' \t\n ' }), 'INVALID_ARGUMENT', 'text: text is empty'],
       ['malformed session', () => push({ session: 'bad id' }), 'INVALID_ARGUMENT', 'session: an id is'],
       [
         'separator in an id',

@@ -66,10 +66,12 @@ const Target = z
 /** 0: whatever epoch is current. */
 const FromEpoch = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER, 'an epoch is below 2^53');
 const SessionRef = z.object({ cell: Cell, session: Id });
+/** PushText's text: at most 16 KiB, and something to say (a runtime says nothing for white space). */
+export const SpokenText = Text.refine((t) => t.trim() !== '', 'text is empty or only white space');
 
 export const schemas: Schemas<DispatchMethods> = {
   createLive: request(SessionRef),
-  pushText: request(SessionRef.extend({ requestId: RequestId, text: Text })),
+  pushText: request(SessionRef.extend({ requestId: RequestId, text: SpokenText })),
   closeLive: request(SessionRef),
   migrate: request(SessionRef.extend({ target: Target, fromEpoch: FromEpoch })),
   drainWorker: request(z.object({ cell: Cell, worker: Id })),

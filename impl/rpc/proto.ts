@@ -54,6 +54,7 @@ export interface Session {
   phase: 'assigned' | 'claimed' | 'closed';
   releasedSeq: number;
   created: boolean;
+  moved: boolean;
 }
 export interface PushTextRequest {
   cell: string;
