@@ -16,8 +16,10 @@ const Model = z.object({
   expect: z.string(),
   /** The temporal properties the model checks (under the spec's fairness). */
   liveness: z.array(z.string()).optional(),
+  /** Added since TLC's figures (spec/tlc-reference/) were last measured: none for it yet. */
+  tlcPending: z.boolean().default(false),
 });
-export type SpecModel = z.infer<typeof Model>;
+export type SpecModel = z.output<typeof Model>;
 
 export function loadManifest(): SpecModel[] {
   const raw = JSON.parse(fs.readFileSync(path.join(specDir, 'models.json'), 'utf8')) as unknown;

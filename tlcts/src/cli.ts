@@ -2,63 +2,115 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Command, InvalidArgumentError } from 'commander';
+import { fileURLToPath } from 'node:url';
+import { Command, CommanderError } from 'commander';
 import { runCheckParallel } from './check/run.js';
 import { WorkerFailure } from './check/parallel.js';
 import { itfTrace, tlcTraceJson } from './output/format.js';
 import { GraphDump } from './output/graph.js';
 import { simulate } from './check/simulate.js';
 
-/** TLC spells long options with one dash; commander expects two. */
-const TLC_FLAGS = [
-  'config',
-  'workers',
-  'deadlock',
-  'dumpTrace',
-  'simulate',
-  'depth',
-  'seed',
-  'dump',
-  'progress',
-  'noGenerateSpecTE',
-  'fp',
-  'metadir',
-  'queueMem',
-  'fpmem',
-  'workerHeap',
-];
+/** TLC's exit status for a command line it refuses (`TLC#main` exits 1 when `handleParameters` fails). */
+const BAD_COMMAND_LINE = 1;
+const USAGE = 'Usage: tlcts [-help] [-option] SPEC.tla';
 
-/** Rewrites TLC's flags for commander; `-dumpTrace FMT FILE` and `-dump [dot] FILE` take two words. */
-function normalizeArgs(argv: string[]): string[] {
+/** A command line refused in TLC's words (`TLC#handleParameters`); tlcts's own flags in its own. */
+class CommandLineError extends Error {}
+
+/** What TLC says when an option's value is missing (`TLC#handleParameters`). */
+const MISSING_VALUE: Readonly<Record<string, string>> = {
+  config: 'expect a file name for -config option.',
+  workers: "expect an integer or 'auto' for -workers option.",
+  depth: 'trace length required.',
+  seed: 'seed required.',
+  fpmem: 'fpset memory size required.',
+  metadir: 'need to specify the metadata directory.',
+  dump: 'A file name for dumping states required.',
+};
+
+/** Options commander keeps for itself: the second words of -dumpTrace and -dump dot. */
+const INTERNAL_OPTIONS = new Set(['dumpTraceFile', 'dumpFormat']);
+
+/**
+ * TLC's command line as commander takes it: TLC spells options with one dash (`-config`), commander
+ * with two; `-dumpTrace FMT FILE` and `-dump [dot] FILE` take two words; `-simulate` takes the next
+ * word only if it is `num=N` or `file=F` (as TLC). A word that names no option is refused.
+ */
+function commanderArgs(argv: string[], program: Command): string[] {
+  const options = new Map(program.options.map((o) => [o.long!.slice(2), o]));
   const out: string[] = [];
+  const value = (i: number, word: string, name: string): string => {
+    const v = argv[i];
+    if (v === undefined) throw new CommandLineError(MISSING_VALUE[name] ?? `${word} requires a value.`);
+    return v;
+  };
   for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!.replace(/^--?/, '');
-    if (a === 'dumpTrace' && i + 2 < argv.length) {
-      out.push('--dumpTrace', argv[++i]!, '--dumpTraceFile', argv[++i]!);
-    } else if (a === 'dump' && argv[i + 1] === 'dot' && i + 2 < argv.length) {
-      i++;
-      out.push('--dumpFormat', 'dot', '--dump', argv[++i]!);
-    } else out.push(TLC_FLAGS.includes(a) && argv[i]!.startsWith('-') ? `--${a}` : argv[i]!);
+    const word = argv[i]!;
+    const name = word.replace(/^--?/, '');
+    const option = options.get(name);
+    if (!word.startsWith('-')) out.push(word);
+    else if (name === 'help' || name === 'h') out.push('--help');
+    else if (name === 'dumpTrace') {
+      const format = argv[i + 1];
+      const file = argv[i + 2];
+      if (file === undefined || (format !== 'json' && format !== 'itf'))
+        throw new CommandLineError('-dumpTrace takes a format (json or itf) and a file.');
+      out.push('--dumpTrace', format, '--dumpTraceFile', file);
+      i += 2;
+    } else if (name === 'dump' && argv[i + 1] === 'dot') {
+      out.push('--dumpFormat', 'dot', '--dump', value(i + 2, word, name));
+      i += 2;
+    } else if (!option || INTERNAL_OPTIONS.has(name))
+      throw new CommandLineError(`unrecognized option: ${word}`);
+    else {
+      out.push(`--${name}`);
+      if (option.required) out.push(value(++i, word, name));
+      else if (option.optional && /(num|file)=/.test(argv[i + 1] ?? '')) out.push(argv[++i]!);
+    }
   }
   return out;
 }
 
-/** A commander parser of a number `ok` accepts; anything else is refused as not `expected`. */
-function numberFlag(ok: (n: number) => boolean, expected: string): (v: string) => number {
+/** A commander parser of a number `ok` accepts; another word is refused with `refusal(word)`. */
+function numberFlag(ok: (n: number) => boolean, refusal: (word: string) => string): (v: string) => number {
   return (v) => {
     const n = Number(v);
-    if (v.trim() === '' || !ok(n)) throw new InvalidArgumentError(`expected ${expected}`);
+    if (v.trim() === '' || !ok(n)) throw new CommandLineError(refusal(v));
     return n;
   };
 }
 
-const nonNegativeInt = numberFlag((n) => Number.isInteger(n) && n >= 0, 'a non-negative integer');
-const nonNegativeNumber = numberFlag((n) => Number.isFinite(n) && n >= 0, 'a non-negative number');
-const atLeastOne = numberFlag((n) => Number.isInteger(n) && n >= 1, 'a positive integer');
+const isNonNegativeInt = (n: number) => Number.isInteger(n) && n >= 0;
 
-/** `auto` (one per core) or a count. */
+/** `auto` (one per core) or a count, refused in TLC's words. */
 function workerCount(v: string): number {
-  return v === 'auto' ? os.availableParallelism() : atLeastOne(v);
+  if (v.trim().toLowerCase() === 'auto') return os.availableParallelism();
+  const n = Number(v);
+  if (v.trim() === '' || !Number.isInteger(n))
+    throw new CommandLineError(`worker number or 'auto' required. But encountered ${v}`);
+  if (n < 1) throw new CommandLineError('at least one worker required.');
+  return n;
+}
+
+/** The version of the package tlcts ships in: the first package.json above this file. */
+function packageVersion(): string {
+  for (let dir = path.dirname(fileURLToPath(import.meta.url)); ; dir = path.dirname(dir)) {
+    const file = path.join(dir, 'package.json');
+    if (fs.existsSync(file))
+      return (JSON.parse(fs.readFileSync(file, 'utf8')) as { version: string }).version;
+    if (path.dirname(dir) === dir) return 'unknown';
+  }
+}
+
+/** Writes lines to a file descriptor synchronously; a reader that went away (EPIPE) just stops them. */
+function lineWriter(fd: number): (line: string) => void {
+  return (line) => {
+    try {
+      fs.writeSync(fd, line + '\n');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EPIPE') throw err;
+    }
+  };
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -66,7 +118,8 @@ export async function main(argv: string[]): Promise<number> {
     .description(
       'A TLC-compatible TLA+ model checker (breadth-first safety checking, TLC output and exit codes).',
     )
-    .argument('<spec>', 'the TLA+ module to check (SPEC.tla)')
+    .version(`tlcts ${packageVersion()}`, '--version', 'print the version of tlcts')
+    .argument('[spec]', 'the TLA+ module to check (SPEC.tla)')
     .option('--config <file>', 'the model configuration (default: SPEC.cfg beside the spec)')
     .option(
       '--workers <n>',
@@ -76,9 +129,13 @@ export async function main(argv: string[]): Promise<number> {
     .option(
       '--workerHeap <MiB>',
       'heap limit of each worker thread of -workers (default: half of RAM shared by the workers)',
-      atLeastOne,
+      numberFlag(
+        (n) => Number.isInteger(n) && n >= 1,
+        (v) => `-workerHeap takes a positive number of MiB, not ${v}.`,
+      ),
     )
     .option('--deadlock', 'do not check for deadlock (as TLC)')
+    .option('--nowarning', 'print no warnings (as TLC)')
     .option(
       '--dumpTrace <format>',
       'with the next word, a file: write the counterexample as json (TLC -dumpTrace json) or itf',
@@ -93,14 +150,26 @@ export async function main(argv: string[]): Promise<number> {
       '--simulate [spec]',
       'simulation: random behaviours instead of exhaustive search (num=N for N behaviours)',
     )
-    .option('--depth <n>', 'simulation: behaviour length (default 100)', nonNegativeInt)
-    .option('--seed <n>', 'simulation: random seed', nonNegativeInt)
-    .option('--progress <seconds>', 'seconds between progress lines (default 60)', nonNegativeInt)
+    .option(
+      '--depth <n>',
+      'simulation: behaviour length (default 100)',
+      numberFlag(isNonNegativeInt, (v) => `An integer for trace length required. But encountered ${v}`),
+    )
+    .option(
+      '--seed <n>',
+      'simulation: random seed',
+      numberFlag(isNonNegativeInt, (v) => `An integer for seed required. But encountered ${v}`),
+    )
+    .option(
+      '--progress <seconds>',
+      'seconds between progress lines (default 60)',
+      numberFlag(isNonNegativeInt, (v) => `-progress takes a non-negative number of seconds, not ${v}.`),
+    )
     .option('--noGenerateSpecTE', 'accepted for TLC compatibility')
     .option(
       '--fp <n>',
       'seed of the order of successors in temporal checking (as TLC, it picks the counterexample shown)',
-      nonNegativeInt,
+      numberFlag(isNonNegativeInt, (v) => `A number for -fp is required. But encountered ${v}`),
     )
     .option(
       '--metadir <dir>',
@@ -109,24 +178,36 @@ export async function main(argv: string[]): Promise<number> {
     .option(
       '--queueMem <MiB>',
       'memory for the queue of states to explore, beyond which it spills to files (default: 1/8 of RAM)',
-      nonNegativeInt,
+      numberFlag(isNonNegativeInt, (v) => `-queueMem takes a non-negative number of MiB, not ${v}.`),
     )
     .option(
       '--fpmem <n>',
       'memory for the fingerprints of the states found, as a fraction of RAM below 1 (as TLC) or MiB from 1; beyond it they are merged into a sorted file (default: 0.25)',
-      nonNegativeNumber,
+      numberFlag(
+        (n) => Number.isFinite(n) && n >= 0,
+        (v) =>
+          `An positive integer or a fraction for fpset memory size/percentage required. But encountered ${v}`,
+      ),
     )
     .exitOverride();
   let parsed: Command;
   try {
-    parsed = program.parse(normalizeArgs(argv), { from: 'user' });
+    parsed = program.parse(commanderArgs(argv, program), { from: 'user' });
+    if (parsed.args.length === 0) throw new CommandLineError('Missing input TLA+ module.');
+    if (parsed.args.length > 1)
+      throw new CommandLineError(`more than one input files: ${parsed.args[0]} and ${parsed.args[1]}`);
   } catch (err) {
-    const code = (err as { exitCode?: number }).exitCode;
-    return code === 0 ? 0 : 255;
+    if (err instanceof CommandLineError) {
+      console.error(`Error: ${err.message}\n${USAGE}`);
+      return BAD_COMMAND_LINE;
+    }
+    if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : BAD_COMMAND_LINE;
+    throw err;
   }
   const opts = parsed.opts<{
     config?: string;
     deadlock?: boolean;
+    nowarning?: boolean;
     dumpTrace?: string;
     dumpTraceFile?: string;
     dump?: string;
@@ -156,8 +237,8 @@ export async function main(argv: string[]): Promise<number> {
   // Written synchronously: the checker runs in a worker thread whose stdout stream would otherwise
   // flush only when the (busy) worker is idle, so progress lines would appear at the end. Notes
   // that are not TLC's output go to stderr.
-  const out = (line: string) => fs.writeSync(1, line + '\n');
-  const note = (line: string) => fs.writeSync(2, line + '\n');
+  const out = lineWriter(1);
+  const note = lineWriter(2);
   out(`tlcts (TLC-compatible model checker) on ${path.basename(tlaFile)} with ${path.basename(cfgFile)}`);
   if (opts.simulate !== undefined) {
     if ((opts.workers ?? 1) > 1) note(`tlcts: -workers ${opts.workers}: simulating with one thread.`);
@@ -172,10 +253,6 @@ export async function main(argv: string[]): Promise<number> {
       behaviours: num,
     });
   }
-  if (opts.dumpTrace && (!opts.dumpTraceFile || !['json', 'itf'].includes(opts.dumpTrace))) {
-    console.error('Error: -dumpTrace takes a format (json or itf) and a file.');
-    return 255;
-  }
   const graph = opts.dump ? new GraphDump() : undefined;
   const run = runCheckParallel({
     tlaFile,
@@ -185,6 +262,7 @@ export async function main(argv: string[]): Promise<number> {
     ...(opts.workerHeap !== undefined ? { workerHeapMb: opts.workerHeap } : {}),
     note,
     ...(opts.deadlock ? { checkDeadlock: false } : {}),
+    ...(opts.nowarning ? { warnings: false } : {}),
     ...(opts.progress !== undefined ? { progressSeconds: opts.progress } : {}),
     ...(opts.fp !== undefined ? { fp: opts.fp } : {}),
     progress: out,

@@ -195,14 +195,14 @@ describe('refinement: PROPERTY Abs!Spec checks its init, its step relation and i
     });
   });
 
-  it("fails on the abstract fairness otherwise, named after the instance's definition", () => {
+  it('fails on the abstract fairness otherwise, named by its location (a conjunct of ASpec)', () => {
     const outcome = check('LiveRefine', 'LiveRefine_NoFair');
     expectFigures(outcome.result, {
       ...VIOLATED,
       distinct: 4,
       generated: 5,
       depth: 4,
-      violated: 'Abs!ASpec',
+      violated: 'line 9, col 34 to line 9, col 44 of module LiveAbstract',
     });
     expect(states(outcome.result)).toEqual([
       [0, 0],

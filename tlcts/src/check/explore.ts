@@ -10,7 +10,7 @@ import type { Loc } from '../syntax/ast.js';
 import { OutDegree, type OutDegreeSummary } from './outdegree.js';
 import { FingerprintStore, IntColumn, type FingerprintStoreOptions } from './fpset.js';
 import { StateQueue, type QueueOptions } from './queue.js';
-import type { Model } from './model.js';
+import type { ActionPred, Model, NamedCheck } from './model.js';
 import { LiveGraph } from '../live/graph.js';
 import { findViolation } from '../live/search.js';
 import { holdsOnLasso } from '../live/lasso.js';
@@ -73,7 +73,7 @@ export interface ExploreOptions {
   progress?: (line: string) => void;
   progressSeconds?: number;
   /** Called once per transition explored (from, to, label); enables label capture. */
-  onEdge?: (from: number, to: number, label: StepLabel) => void;
+  onEdge?: (from: number, to: number, loc: StepLabel) => void;
   /** Called once per distinct state, with its id. */
   onState?: (id: number, state: Value[], initial: boolean) => void;
   /** Stop after this BFS depth (simulation-like bound for huge models). */
@@ -463,7 +463,7 @@ export class Explorer {
         }
         if (!inside || fresh) this.checkInvariants(succ, item.id);
         const violated = m.impliedActions.find((p) => !p.check(s, succ));
-        if (violated) throw actionStop(violated.loc, violated.name, succ, item.id);
+        if (violated) throw actionStop(violated, succ, item.id);
         if (fresh) this.queue.push({ id, level: item.level + 1, s: succ });
         this.level = item.level;
       });
@@ -593,7 +593,7 @@ export class Explorer {
           }
           case Op.ActionViolated: {
             const p = m.impliedActions[r.varint()]!;
-            throw actionStop(p.loc, p.name, state(bytes()), from);
+            throw actionStop(p, state(bytes()), from);
           }
           case Op.State: {
             const succ = bytes();
@@ -752,13 +752,13 @@ function invariantStop(name: string, state: Value[], from: number): Stop {
   });
 }
 
-function actionStop(loc: string, name: string, state: Value[], from: number): Stop {
+function actionStop(p: NamedCheck<ActionPred>, state: Value[], from: number): Stop {
   return new Stop({
     verdict: 'property violated',
     exitCode: 13,
-    violated: name,
+    violated: p.name,
     propertyKind: 'action',
-    message: `Action property ${loc} is violated.`,
+    message: `Action property ${p.loc} is violated.`,
     traceTo: from,
     extra: { state },
   });

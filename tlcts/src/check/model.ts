@@ -27,8 +27,9 @@ import {
 import { EvalError } from '../values/errors.js';
 
 export interface NamedCheck<F> {
+  /** The name the configuration knows it by (for each part of a PROPERTY, the property's name). */
   name: string;
-  /** TLC's location text of the formula, for action properties. */
+  /** How TLC's messages name it: a definition's name, or SANY's location of a formula that has none. */
   loc: string;
   check: F;
 }
@@ -73,9 +74,9 @@ export interface Liveness {
   fairness: Live[];
   /** Each temporal part of a PROPERTY, to name those a counterexample violates. */
   properties: { name: string; formula: Live }[];
-  /** TLC's warnings about checking liveness under SYMMETRY or constraints, printed at the start. */
+  /** TLC's warnings (their texts) about checking liveness under SYMMETRY or constraints, printed at the start. */
   warnings: string[];
-  /** TLC's warning after a stuttering counterexample when the specification has no fairness. */
+  /** TLC's warning (its text) after a stuttering counterexample when the specification has no fairness. */
   stutteringWarning?: string;
 }
 
@@ -194,8 +195,6 @@ interface Scoped {
   name?: string;
 }
 
-const NOWARNING = '(Use the -nowarning option to disable this warning.)';
-
 class ModelBuilder {
   /** The scope in which the model's own expressions (instance paths of properties) are compiled. */
   private readonly scope: Scope;
@@ -226,7 +225,7 @@ class ModelBuilder {
       assumptions: this.assumptions(),
       init: conjoin(init.map((x) => this.actIn(x, true, false))),
       next: this.actIn(next, false, true),
-      invariants: config.invariants.map((n) => ({ name: n, loc: '', check: this.statePred(this.named(n)) })),
+      invariants: config.invariants.map((n) => ({ name: n, loc: n, check: this.statePred(this.named(n)) })),
       constraints: config.constraints.map((n) => this.statePred(this.named(n))),
       actionConstraints: config.actionConstraints.map((n) => this.actionPred(this.named(n))),
       impliedInits: [],
@@ -368,10 +367,12 @@ class ModelBuilder {
 
   /**
    * The conjuncts of a temporal formula, unfolding zero-argument definitions whose body is temporal,
-   * wherever they are defined (an MC module's Spec often comes from the module it extends).
+   * wherever they are defined (an MC module's Spec often comes from the module it extends). Each is
+   * named as TLC's `processConfigProps` names it: after the definition it was unfolded from, and a
+   * conjunct of `/\` after its own location (SANY's `toString` of it).
    */
   private conjuncts(e: Expr, scope: Scope, name?: string): Scoped[] {
-    if (e.kind === 'And') return e.items.flatMap((x) => this.conjuncts(x, scope, name));
+    if (e.kind === 'And') return e.items.flatMap((x) => this.conjuncts(x, scope, locText(x)));
     if (e.kind === 'Label') return this.conjuncts(e.expr, scope, name);
     if (e.kind === 'Ident') {
       const sym = scope.lookup(e.name);
@@ -465,30 +466,31 @@ class ModelBuilder {
   }
 
   /**
-   * One conjunct of PROPERTY `property`, sorted as TLC's `processConfigProps` does. A part is named
-   * after the innermost definition it comes from; an action property keeps the PROPERTY's name (TLC
-   * reports it by its location).
+   * One conjunct of PROPERTY `property`, sorted and named as TLC's `processConfigProps` does (see
+   * `conjuncts`). An action property keeps the PROPERTY's name for `violated`; TLC's message shows its
+   * own name for it.
    */
   private propertyPart(property: string, { e, scope, name: part }: Scoped, m: Model): void {
-    const named = (x: Expr) => (x.kind === 'Ident' ? x.name : (part ?? property));
     const name = part ?? property;
+    const named = (x: Expr) => (x.kind === 'Ident' ? x.name : name);
     if (e.kind === 'Always' && e.expr.kind === 'StepExpr' && e.expr.box) {
       const step = e.expr;
       m.impliedActions.push({
         name: property,
-        loc: locText(step.action),
+        loc: name,
         check: this.actionPred({ ...step, kind: 'StepExpr' }, scope),
       });
       return;
     }
     if (e.kind === 'Always' && this.levels.of(e.expr, scope) <= STATE) {
       // []P with P a state predicate is checked as an invariant.
-      m.invariants.push({ name: named(e.expr), loc: locText(e.expr), check: this.statePred(e.expr, scope) });
+      const inv = named(e.expr);
+      m.invariants.push({ name: inv, loc: inv, check: this.statePred(e.expr, scope) });
       return;
     }
     const level = this.levels.of(e, scope);
     if (level <= STATE)
-      m.impliedInits.push({ name: named(e), loc: locText(e), check: this.statePred(e, scope) });
+      m.impliedInits.push({ name: named(e), loc: named(e), check: this.statePred(e, scope) });
     else if (level === TEMPORAL) this.temporals.push({ e, scope, name });
     else throw new TlaError(`The property ${name} is not correctly defined.`, 151);
   }
@@ -520,19 +522,19 @@ class ModelBuilder {
     const warnings: string[] = [];
     if (config.symmetry) {
       warnings.push(
-        `Warning: Declaring symmetry during liveness checking is dangerous. It might cause TLC to miss violations of the stated liveness properties. Please check liveness without symmetry defined.\n${NOWARNING}`,
+        'Declaring symmetry during liveness checking is dangerous. It might cause TLC to miss violations of the stated liveness properties. Please check liveness without symmetry defined.',
       );
     }
     if (config.constraints.length > 0 || config.actionConstraints.length > 0) {
       warnings.push(
-        `Warning: Declaring state or action constraints during liveness checking is dangerous: Please read section 14.3.5 on page 247 of Specifying Systems (https://lamport.azurewebsites.net/tla/book.html) and optionally the discussion at https://discuss.tlapl.us/msg00994.html for more details.\n${NOWARNING}`,
+        'Declaring state or action constraints during liveness checking is dangerous: Please read section 14.3.5 on page 247 of Specifying Systems (https://lamport.azurewebsites.net/tla/book.html) and optionally the discussion at https://discuss.tlapl.us/msg00994.html for more details.',
       );
     }
     const spec = config.specification;
     const specDef = spec ? this.root.names.get(spec) : undefined;
     const stutteringWarning =
       spec && fairness.length === 0 && specDef?.k === 'def'
-        ? `Warning: The stuttering counterexample above may be caused by the absence of a fairness constraint in the behavior specification ${spec} defined at ${locText(specDef.h.def)}. To rule out such counterexamples, conjoin a suitable fairness constraint to ${spec} (compare Chapter 8, page 87ff of Specifying Systems at https://lamport.azurewebsites.net/tla/book.html).\n${NOWARNING}`
+        ? `The stuttering counterexample above may be caused by the absence of a fairness constraint in the behavior specification ${spec} defined at ${locText(specDef.h.def)}. To rule out such counterexamples, conjoin a suitable fairness constraint to ${spec} (compare Chapter 8, page 87ff of Specifying Systems at https://lamport.azurewebsites.net/tla/book.html).`
         : undefined;
     return {
       solution,

@@ -19,6 +19,8 @@ export interface RunOptions extends ExploreOptions {
   tlaFile: string;
   cfgFile: string;
   checkDeadlock?: boolean;
+  /** False for TLC's -nowarning: no warnings are printed. */
+  warnings?: boolean;
   /** Receives every line of TLC-style output (Print output included). */
   out?: (line: string) => void;
 }
@@ -140,8 +142,9 @@ function prepare(
     return { result };
   }
   out(`Starting... (${tlcDate(start)})`);
+  const warn = warningPrinter(out, opts.warnings ?? true);
   if (model.liveness) {
-    for (const w of model.liveness.warnings) out(w);
+    for (const w of model.liveness.warnings) warn(w);
     out(
       `Implied-temporal checking--satisfiability problem has ${model.liveness.solution.branches.length} branches.`,
     );
@@ -152,13 +155,27 @@ function prepare(
     model,
     explorer: ready,
     report: (result) => {
-      report(result, model, out);
+      report(result, model, out, warn);
       return { result, model, explorer: ready };
     },
   };
 }
 
-function report(r: CheckResult, m: Model, out: (line: string) => void): void {
+/**
+ * Prints TLC's warnings as `MP.printWarning` does: none under -nowarning, each text once, and the first
+ * one of the run followed by how to turn them off.
+ */
+function warningPrinter(out: (line: string) => void, enabled: boolean): (text: string) => void {
+  const printed = new Set<string>();
+  return (text) => {
+    if (!enabled || printed.has(text)) return;
+    const hint = printed.size === 0 ? '\n(Use the -nowarning option to disable this warning.)' : '';
+    printed.add(text);
+    out(`Warning: ${text}${hint}`);
+  };
+}
+
+function report(r: CheckResult, m: Model, out: (line: string) => void, warn: (text: string) => void): void {
   const stats = () => {
     if (r.generatedStates === null) return;
     out(
@@ -186,7 +203,7 @@ function report(r: CheckResult, m: Model, out: (line: string) => void): void {
       break;
     }
     case 'property violated':
-      if (r.lasso) reportLasso(r, m, out, stats);
+      if (r.lasso) reportLasso(r, m, out, warn, stats);
       else reportError(r, m, out, stats);
       break;
     case 'assumption false':
@@ -199,7 +216,13 @@ function report(r: CheckResult, m: Model, out: (line: string) => void): void {
 }
 
 /** A temporal violation, with its lasso. */
-function reportLasso(r: CheckResult, m: Model, out: (line: string) => void, stats: () => void): void {
+function reportLasso(
+  r: CheckResult,
+  m: Model,
+  out: (line: string) => void,
+  warn: (text: string) => void,
+  stats: () => void,
+): void {
   const lasso = r.lasso!;
   out(`Error: ${r.message}`);
   out('');
@@ -207,7 +230,7 @@ function reportLasso(r: CheckResult, m: Model, out: (line: string) => void, stat
   out('');
   const trace = shown(m, r.trace!);
   out(formatLasso(trace.vars, trace.trace, lasso));
-  if (lasso.action === undefined && m.liveness?.stutteringWarning) out(m.liveness.stutteringWarning);
+  if (lasso.action === undefined && m.liveness?.stutteringWarning) warn(m.liveness.stutteringWarning);
   out(`Finished checking temporal properties in ${duration(r.livenessSeconds!)} at ${tlcDate(Date.now())}`);
   stats();
 }
