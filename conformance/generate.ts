@@ -8,7 +8,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { Command } from 'commander';
+import { program as cliProgram, runScript } from '../impl/cli/flags.js';
 import { type Trace, coverEdges } from './cover.js';
 import { type ConformanceModel, conformanceDir, conformanceModels, stateGraph } from './graph.js';
 
@@ -77,7 +77,7 @@ export function generatedFiles(model: ConformanceModel, g = stateGraph(model)): 
 }
 
 async function main(): Promise<number> {
-  const cli = new Command('generate')
+  const cli = cliProgram('conformance-generate', 'writes the edge-covering traces of the conformance models')
     .option('--check', 'fail if a committed file is stale; write nothing')
     .parse();
   const check = cli.opts<{ check?: boolean }>().check ?? false;
@@ -101,4 +101,4 @@ async function main(): Promise<number> {
   return stale > 0 ? 1 : 0;
 }
 
-if (process.argv[1] && /generate\.[jt]s$/.test(process.argv[1])) process.exitCode = await main();
+if (process.argv[1] && /generate\.[jt]s$/.test(process.argv[1])) runScript('conformance-generate', main);

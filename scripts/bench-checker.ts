@@ -12,9 +12,17 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Command } from 'commander';
 import { z } from 'zod';
 import { loadManifest, specDir } from '../spec/manifest.js';
+import {
+  UsageError,
+  fileName,
+  integer,
+  listOf,
+  option,
+  program as cliProgram,
+  runScript,
+} from '../impl/cli/flags.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 // Safety-only models: TLC's time on a model with liveness properties includes its liveness checking.
@@ -70,116 +78,138 @@ function distinctOf(stdout: string): number {
   );
 }
 
-const program = new Command('bench-checker')
-  .option('--runs <n>', 'runs per model', (v) => z.coerce.number().int().positive().parse(v), 3)
-  .option(
-    '--models <list>',
-    'comma-separated models (corpus names or spec/NAME)',
-    (v) => v.split(','),
-    DEFAULT_MODELS,
+const program = cliProgram('bench-checker', 'checker throughput on the corpus’s larger models and on spec/’s')
+  .addOption(option('--runs <n>', 'runs per model', integer(1)).default(3))
+  .addOption(
+    option(
+      '--models <list>',
+      'comma-separated models (corpus names or spec/NAME)',
+      listOf(z.string(), 'models'),
+    ).default(DEFAULT_MODELS, DEFAULT_MODELS.join(',')),
   )
-  .option('--corpus <dir>', 'corpus folder', path.resolve(root, 'tlcts/test/tlc-corpus'))
-  .option('--out <file>', 'JSON results', path.join(root, 'bench/checker.json'))
-  .option(
-    '--workers <list>',
-    "tlcts's -workers (threads expanding states), each measured: a comma-separated list",
-    (v) => v.split(',').map((w) => z.coerce.number().int().positive().parse(w)),
-    [1],
+  .addOption(
+    option('--corpus <dir>', 'corpus folder', fileName).default(path.resolve(root, 'tlcts/test/tlc-corpus')),
   )
-  .parse();
-const opts = program.opts<{
+  .addOption(option('--out <file>', 'JSON results', fileName).default(path.join(root, 'bench/checker.json')))
+  .addOption(
+    option(
+      '--workers <list>',
+      "tlcts's -workers (threads expanding states), each measured: a comma-separated list",
+      listOf(integer(1).schema, 'positive integers'),
+    ).default([1], '1'),
+  );
+interface Flags {
   runs: number;
   models: string[];
   corpus: string;
   out: string;
   workers: number[];
-}>();
-const expected = Expected.parse(JSON.parse(fs.readFileSync(path.join(opts.corpus, 'expected.json'), 'utf8')));
-const specModels = loadManifest();
-const jar = process.env.TLA2TOOLS_JAR;
-
-function target(name: string): Target {
-  if (name.startsWith('spec/')) {
-    const m = specModels.find((x) => x.name === name.slice('spec/'.length));
-    if (!m) throw new Error(`unknown spec model ${name} (see spec/models.json)`);
-    return { tla: path.join(specDir, m.tla), cfg: path.join(specDir, m.cfg) };
+}
+function main(): number {
+  const opts = program.parse().opts<Flags>();
+  const expected = Expected.parse(
+    JSON.parse(fs.readFileSync(path.join(opts.corpus, 'expected.json'), 'utf8')),
+  );
+  const specModels = loadManifest();
+  const jar = process.env.TLA2TOOLS_JAR;
+  function target(name: string): Target {
+    if (name.startsWith('spec/')) {
+      const m = specModels.find((x) => x.name === name.slice('spec/'.length));
+      if (!m) throw new UsageError(`unknown spec model ${name} (see spec/models.json)`);
+      return { tla: path.join(specDir, m.tla), cfg: path.join(specDir, m.cfg) };
+    }
+    const inRepo = path.join(root, name);
+    if (fs.existsSync(`${inRepo}.tla`) && fs.existsSync(`${inRepo}.cfg`))
+      return { tla: `${inRepo}.tla`, cfg: `${inRepo}.cfg` };
+    const e = expected.find((x) => x.model === name);
+    if (!e)
+      throw new UsageError(
+        `unknown model ${name}: not in the corpus, spec/models.json, nor NAME.tla/.cfg here`,
+      );
+    return { tla: path.join(opts.corpus, e.tla), cfg: path.join(opts.corpus, e.cfg), corpus: e };
   }
-  const inRepo = path.join(root, name);
-  if (fs.existsSync(`${inRepo}.tla`) && fs.existsSync(`${inRepo}.cfg`))
-    return { tla: `${inRepo}.tla`, cfg: `${inRepo}.cfg` };
-  const e = expected.find((x) => x.model === name);
-  if (!e)
-    throw new Error(`unknown model ${name}: not in the corpus, spec/models.json, nor NAME.tla/.cfg here`);
-  return { tla: path.join(opts.corpus, e.tla), cfg: path.join(opts.corpus, e.cfg), corpus: e };
-}
 
-function runTlcts(t: Target, workers = 1) {
-  return timed(process.execPath, [
-    path.join(root, 'tlcts/bin/tlcts.js'),
-    t.tla,
-    '-config',
-    t.cfg,
-    '-workers',
-    String(workers),
-  ]);
-}
+  function runTlcts(t: Target, workers = 1) {
+    return timed(process.execPath, [
+      path.join(root, 'tlcts/bin/tlcts.js'),
+      t.tla,
+      '-config',
+      t.cfg,
+      '-workers',
+      String(workers),
+    ]);
+  }
 
-const targets = opts.models.map((name) => ({ name, ...target(name) }));
-const baselineRss = median(Array.from({ length: opts.runs }, () => runTlcts(target(BASELINE_MODEL)).rss));
+  const targets = opts.models.map((name) => ({ name, ...target(name) }));
+  const baselineRss = median(Array.from({ length: opts.runs }, () => runTlcts(target(BASELINE_MODEL)).rss));
 
-const rows = targets.flatMap((t) => opts.workers.map((workers) => measure(t, workers)));
+  const rows = targets.flatMap((t) => opts.workers.map((workers) => measure(t, workers)));
 
-function measure(t: Target & { name: string }, workers: number): Record<string, unknown> {
-  const runs = Array.from({ length: opts.runs }, () => runTlcts(t, workers));
-  const distinct = distinctOf(runs[0]!.stdout);
-  const seconds = median(runs.map((r) => r.seconds));
-  const rss = median(runs.map((r) => r.rss));
-  const row: Record<string, unknown> = {
-    model: t.name,
-    workers,
-    distinctStates: distinct,
-    seconds,
-    statesPerSecond: Math.round(distinct / seconds),
-    peakRssMiB: Math.round(rss / 2 ** 20),
-    bytesPerDistinctState: Math.round(Math.max(0, rss - baselineRss) / distinct),
+  function measure(t: Target & { name: string }, workers: number): Record<string, unknown> {
+    const runs = Array.from({ length: opts.runs }, () => runTlcts(t, workers));
+    const distinct = distinctOf(runs[0]!.stdout);
+    const seconds = median(runs.map((r) => r.seconds));
+    const rss = median(runs.map((r) => r.rss));
+    const row: Record<string, unknown> = {
+      model: t.name,
+      workers,
+      distinctStates: distinct,
+      seconds,
+      statesPerSecond: Math.round(distinct / seconds),
+      peakRssMiB: Math.round(rss / 2 ** 20),
+      bytesPerDistinctState: Math.round(Math.max(0, rss - baselineRss) / distinct),
+    };
+    if (t.corpus) {
+      const tlcRate = (t.corpus.distinctStates ?? 0) / t.corpus.tlcSeconds;
+      Object.assign(row, {
+        agreesWithTlc: distinct === t.corpus.distinctStates,
+        tlcSecondsCorpus: t.corpus.tlcSeconds,
+        tlcStatesPerSecondCorpus: Math.round(tlcRate),
+        ratioToTlc: Number((distinct / seconds / tlcRate).toFixed(2)),
+      });
+    }
+    if (jar && workers === 1) {
+      const tlcRuns = Array.from({ length: opts.runs }, () =>
+        timed('java', [
+          '-XX:+UseParallelGC',
+          '-cp',
+          jar,
+          'tlc2.TLC',
+          '-workers',
+          '1',
+          '-config',
+          t.cfg,
+          t.tla,
+        ]),
+      );
+      const tlcSecondsHere = median(tlcRuns.map((r) => r.seconds));
+      Object.assign(row, {
+        tlcSecondsHere,
+        agreesWithTlcHere: distinct === distinctOf(tlcRuns[0]!.stdout),
+        ratioToTlcHere: Number((tlcSecondsHere / seconds).toFixed(2)),
+      });
+    }
+    console.log(JSON.stringify(row));
+    return row;
+  }
+
+  const ratios = rows.flatMap((r) =>
+    r.workers === 1 && typeof r.ratioToTlc === 'number' ? [r.ratioToTlc] : [],
+  );
+  const summary = { medianRatioToTlc: median(ratios) };
+  const result = {
+    date: new Date().toISOString(),
+    node: process.version,
+    cpus: os.cpus().length,
+    runsPerModel: opts.runs,
+    baselineRssMiB: Math.round(baselineRss / 2 ** 20),
+    ...summary,
+    rows,
   };
-  if (t.corpus) {
-    const tlcRate = (t.corpus.distinctStates ?? 0) / t.corpus.tlcSeconds;
-    Object.assign(row, {
-      agreesWithTlc: distinct === t.corpus.distinctStates,
-      tlcSecondsCorpus: t.corpus.tlcSeconds,
-      tlcStatesPerSecondCorpus: Math.round(tlcRate),
-      ratioToTlc: Number((distinct / seconds / tlcRate).toFixed(2)),
-    });
-  }
-  if (jar && workers === 1) {
-    const tlcRuns = Array.from({ length: opts.runs }, () =>
-      timed('java', ['-XX:+UseParallelGC', '-cp', jar, 'tlc2.TLC', '-workers', '1', '-config', t.cfg, t.tla]),
-    );
-    const tlcSecondsHere = median(tlcRuns.map((r) => r.seconds));
-    Object.assign(row, {
-      tlcSecondsHere,
-      agreesWithTlcHere: distinct === distinctOf(tlcRuns[0]!.stdout),
-      ratioToTlcHere: Number((tlcSecondsHere / seconds).toFixed(2)),
-    });
-  }
-  console.log(JSON.stringify(row));
-  return row;
+  fs.mkdirSync(path.dirname(opts.out), { recursive: true });
+  fs.writeFileSync(opts.out, JSON.stringify(result, null, 2) + '\n');
+  console.log(JSON.stringify(summary));
+  return 0;
 }
 
-const ratios = rows.flatMap((r) =>
-  r.workers === 1 && typeof r.ratioToTlc === 'number' ? [r.ratioToTlc] : [],
-);
-const summary = { medianRatioToTlc: median(ratios) };
-const result = {
-  date: new Date().toISOString(),
-  node: process.version,
-  cpus: os.cpus().length,
-  runsPerModel: opts.runs,
-  baselineRssMiB: Math.round(baselineRss / 2 ** 20),
-  ...summary,
-  rows,
-};
-fs.mkdirSync(path.dirname(opts.out), { recursive: true });
-fs.writeFileSync(opts.out, JSON.stringify(result, null, 2) + '\n');
-console.log(JSON.stringify(summary));
+runScript('bench-checker', main);

@@ -9,19 +9,21 @@
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import { Command } from 'commander';
 import { Redis } from 'ioredis';
-import { z } from 'zod';
+import { fileName, integer, option, program as cliProgram, runScript } from '../impl/cli/flags.js';
 import { launchSystem } from '../impl/ops/launch.js';
 import { dispatchClient } from '../impl/rpc/client.js';
 import { scripts } from '../impl/store/scripts.js';
 import { type Store, openStore, readGen, readRelease } from '../impl/store/steps.js';
 
-const Options = z.object({
-  sessions: z.coerce.number().int().min(1).max(10_000),
-  pushes: z.coerce.number().int().min(1).max(100_000),
-  out: z.string(),
-});
+const program = cliProgram('bench-cost', 'Redis round trips per CreateLive and per PushText on a real system')
+  .addOption(option('--sessions <n>', 'CreateLive calls', integer(1, 10_000)).default(200))
+  .addOption(
+    option('--pushes <n>', 'PushText calls (round-robin over the sessions)', integer(1, 100_000)).default(
+      1000,
+    ),
+  )
+  .addOption(option('--out <file>', 'results file', fileName).default('bench/cost.json'));
 
 const byHash = new Map(
   [...scripts().values()].map((s) => [createHash('sha1').update(s.lua).digest('hex'), s.step]),
@@ -34,13 +36,8 @@ function stepOf(args: string[]): string {
   return cmd === 'eval' ? 'eval (script load)' : cmd;
 }
 
-async function main() {
-  const cli = new Command('bench-cost')
-    .option('--sessions <n>', 'CreateLive calls', '200')
-    .option('--pushes <n>', 'PushText calls (round-robin over the sessions)', '1000')
-    .option('--out <file>', 'results file', 'bench/cost.json')
-    .parse();
-  const o = Options.parse(cli.opts());
+async function main(): Promise<number> {
+  const o = program.parse().opts<{ sessions: number; pushes: number; out: string }>();
   const system = await launchSystem({ dispatchers: 1, workers: 2, capacity: o.sessions, leaseTtlMs: 3000 });
   const monitor = new Redis(system.redisUrl);
   // the bench's own polling goes through this connection and is not counted
@@ -133,6 +130,7 @@ async function main() {
   fs.mkdirSync('bench', { recursive: true });
   fs.writeFileSync(o.out, `${JSON.stringify(result, null, 2)}\n`);
   console.log(JSON.stringify(result));
+  return 0;
 }
 
 /** Waits until every session is claimed and has released `n` inputs. */
@@ -147,4 +145,4 @@ async function settle(store: Store, sessions: string[], n: number) {
   }
 }
 
-await main();
+runScript('bench-cost', main);

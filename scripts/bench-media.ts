@@ -8,24 +8,16 @@
  */
 import fs from 'node:fs';
 import os from 'node:os';
-import { Command, Option } from 'commander';
-import { z } from 'zod';
 import { type WithLog, openConsole } from '../impl/console/harness.js';
-import { scriptFlags } from './lib/flags.js';
+import { fileName, integer, option, program as cliProgram, runScript } from '../impl/cli/flags.js';
 
-const Flags = z.object({
-  lines: z.coerce.number().int().min(1).max(1000),
-  out: z.string().min(1),
-  screenshot: z.string().min(1).optional(),
-});
-
-const program = new Command('bench-media')
-  .description('PushText → first frame on a browser page, over WebRTC, on a real system')
-  .addOption(new Option('--lines <n>', 'lines said').default('30'))
-  .addOption(new Option('--out <file>', 'where the JSON result goes').default('bench/media.json'))
-  .addOption(new Option('--screenshot <file>', 'also save the console mid-speech (PNG)'))
-  .allowExcessArguments(false)
-  .exitOverride();
+const program = cliProgram(
+  'bench-media',
+  'PushText → first frame on a browser page, over WebRTC, on a real system',
+)
+  .addOption(option('--lines <n>', 'lines said', integer(1, 1000)).default(30))
+  .addOption(option('--out <file>', 'where the JSON result goes', fileName).default('bench/media.json'))
+  .addOption(option('--screenshot <file>', 'also save the console mid-speech (PNG)', fileName));
 
 const LINES = [
   'Hello, I am your avatar.',
@@ -38,8 +30,7 @@ const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 async function main(): Promise<number> {
-  const flags = scriptFlags(program, Flags);
-  if (typeof flags === 'number') return flags;
+  const flags = program.parse().opts<{ lines: number; out: string; screenshot?: string }>();
   const h = await openConsole({ cell: 'bench' });
   try {
     const { page } = h;
@@ -89,10 +80,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    process.stderr.write(`bench-media: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    process.exit(1);
-  },
-);
+runScript('bench-media', main);

@@ -12,8 +12,8 @@ import { randomInt } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { Command, CommanderError, Option } from 'commander';
-import { z } from 'zod';
+import { Option } from 'commander';
+import { fileName, integer, option, program as cliProgram, runScript } from '../impl/cli/flags.js';
 import {
   type LaneJob,
   type ProtocolTally,
@@ -26,39 +26,41 @@ import type { LaneMessage } from '../impl/ops/ownership-lane.js';
 import { KINDS, PROTOCOLS, type ProtocolName } from '../impl/ops/ownership-run.js';
 
 const NAMES = Object.keys(PROTOCOLS) as ProtocolName[];
-const Count = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
-const Flags = z.object({
-  runs: Count(1, 10_000_000),
-  baselineRuns: Count(1, 10_000_000).optional(),
-  seed: Count(0, 2 ** 31 - 1).optional(),
-  protocol: z.array(z.enum(NAMES as [ProtocolName, ...ProtocolName[]])).min(1),
-  parallel: Count(1, 64),
-  concurrency: Count(1, 1024),
-  out: z.string().min(1),
-});
+const count = integer(1, 10_000_000);
 
-const program = new Command('bench-ownership')
-  .description('randomized ownership runs under DHSched and the three unsafe baselines')
-  .addOption(new Option('--runs <n>', 'runs per protocol').default('1000'))
+const program = cliProgram(
+  'bench-ownership',
+  'randomized ownership runs under DHSched and the three unsafe baselines',
+)
+  .addOption(option('--runs <n>', 'runs per protocol', count).default(1000))
   .addOption(
-    new Option(
+    option(
       '--baseline-runs <n>',
       'runs of each unsafe baseline, the first seeds of --runs (default: --runs)',
+      count,
     ),
   )
-  .addOption(new Option('--seed <s>', 'the first run’s seed (default: random, printed)'))
+  .addOption(option('--seed <s>', 'the first run’s seed (default: random, printed)', integer(0, 2 ** 31 - 1)))
   .addOption(
     new Option('--protocol <p...>', 'protocols to run').choices(NAMES).default(NAMES, NAMES.join(' ')),
   )
   .addOption(
-    new Option('--parallel <p>', 'lanes (threads, each with its own redis-server)').default(
-      String(os.cpus().length),
+    option('--parallel <p>', 'lanes (threads, each with its own redis-server)', integer(1, 64)).default(
+      os.cpus().length,
     ),
   )
-  .addOption(new Option('--concurrency <c>', 'runs in flight per lane').default('16'))
-  .addOption(new Option('--out <file>', 'where the table is written').default('bench/ownership.json'))
-  .allowExcessArguments(false)
-  .exitOverride();
+  .addOption(option('--concurrency <c>', 'runs in flight per lane', integer(1, 1024)).default(16))
+  .addOption(option('--out <file>', 'where the table is written', fileName).default('bench/ownership.json'));
+
+interface Flags {
+  runs: number;
+  baselineRuns?: number;
+  seed?: number;
+  protocol: ProtocolName[];
+  parallel: number;
+  concurrency: number;
+  out: string;
+}
 
 /** One lane in a worker thread; `progress` gets its count of runs ended so far. */
 function laneThread(job: LaneJob, progress: (done: number) => void): Promise<Tally> {
@@ -102,24 +104,8 @@ function printTable(tally: Tally, protocols: readonly ProtocolName[]): void {
   console.log('(lost authority: releases the store refused, each stopping a stale runtime)');
 }
 
-/** The flags, validated; or the exit code when there is nothing to run (--help, a bad flag). */
-function flags(): z.infer<typeof Flags> | number {
-  try {
-    program.parse();
-  } catch (err) {
-    // commander has printed why; --help exits 0
-    return err instanceof CommanderError && err.exitCode === 0 ? 0 : 2;
-  }
-  const parsed = Flags.safeParse(program.opts());
-  if (parsed.success) return parsed.data;
-  const why = parsed.error.issues.map((i) => `bench-ownership: --${String(i.path[0])}: ${i.message}\n`);
-  process.stderr.write(why.join(''));
-  return 2;
-}
-
 async function main(): Promise<number> {
-  const parsed = flags();
-  if (typeof parsed === 'number') return parsed;
+  const parsed = program.parse().opts<Flags>();
   const { runs, protocol: protocols, out } = parsed;
   const baselineRuns = Math.min(parsed.baselineRuns ?? runs, runs);
   const runsOf = (p: ProtocolName) => (p === 'dhsched' ? runs : baselineRuns);
@@ -190,4 +176,4 @@ async function main(): Promise<number> {
   return unsafe || Object.values(tally).some((t) => t.errors > 0) ? 1 : 0;
 }
 
-process.exitCode = await main();
+runScript('bench-ownership', main);

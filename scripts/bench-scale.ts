@@ -7,108 +7,103 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { Command } from 'commander';
+import { Option } from 'commander';
 import { z } from 'zod';
 import { DEFAULT_VARIANTS, ScaleOptions, type Variant, runBenchScale } from '../impl/ops/bench-scale/run.js';
+import {
+  type Kind,
+  checked,
+  fileName,
+  integer,
+  listOf,
+  option,
+  positiveNumber,
+  program as cliProgram,
+  runScript,
+} from '../impl/cli/flags.js';
 
 const VARIANTS: Record<string, Variant> = Object.fromEntries(DEFAULT_VARIANTS.map((v) => [v.name, v]));
+const NAMES = Object.keys(VARIANTS) as [string, ...string[]];
 
-const list = <T extends z.ZodTypeAny>(item: T) =>
-  z
-    .string()
-    .transform((s) =>
-      s
-        .split(',')
-        .map((x) => x.trim())
-        .filter((x) => x !== ''),
-    )
-    .pipe(z.array(item).min(1));
-const int = z.coerce.number().int();
-const num = z.coerce.number();
+const count = integer(0);
+const positive = integer(1);
+const seconds = positiveNumber;
+// assignment_time and assignment-time alike
+const variant = z
+  .string()
+  .transform((p) => p.replace(/_/g, '-'))
+  .pipe(z.enum(NAMES));
+const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
 
-const Flags = z.object({
-  sessions: list(int),
-  workers: int,
-  dispatchers: int,
-  capacity: int.optional(),
-  createRate: int,
-  pushRate: int,
-  pushSeconds: num,
-  idleSeconds: num,
-  migrations: int,
-  migrationRate: int,
-  drains: int,
-  compareSessions: int,
-  compareMigrations: int,
-  protocols: list(
-    // assignment_time and assignment-time alike
-    z
-      .string()
-      .transform((p) => p.replace(/_/g, '-'))
-      .pipe(z.enum(Object.keys(VARIANTS) as [string, ...string[]])),
-  ),
-  trace: z.boolean(),
-  sweepMs: int,
-  pollMs: int,
-  leaseTtlMs: int,
-  heartbeatMs: int,
-  settleSeconds: num,
-  logLevel: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']),
-  out: z.string(),
-});
-
-/** Each flag: its spelling, what it means, its default. */
-const OPTIONS: [flags: string, description: string, fallback?: string | boolean][] = [
-  ['--sessions <list>', 'live sessions at each level, ascending (one system grows)', '1000,10000'],
-  ['--workers <n>', 'worker processes', '4'],
-  ['--dispatchers <n>', 'Dispatch replicas', '2'],
-  ['--capacity <n>', 'runtimes per worker (default: the largest level on 2/3 of the workers)'],
-  ['--create-rate <n>', 'CreateLive calls per second', '500'],
-  ['--push-rate <n>', 'PushText calls per second, over every live session', '500'],
-  ['--push-seconds <s>', 'PushText window at each level', '20'],
-  ['--idle-seconds <s>', 'idle window at each level (background, subtracted per request; ≥ sweep)', '10'],
-  ['--migrations <n>', 'successful Migrate calls in the storm (drains move more)', '10000'],
-  ['--migration-rate <n>', 'Migrate calls per second', '200'],
-  ['--drains <n>', 'spare workers added for the storm and drained during it', '2'],
-  ['--compare-sessions <n>', 'sessions of each comparison system (0: no comparison)', '5000'],
-  ['--compare-migrations <n>', 'successful Migrate calls in each comparison system', '1000'],
-  ['--protocols <list>', 'comparison variants', Object.keys(VARIANTS).join(',')],
-  ['--trace', 'trace every step of the main system (audit alone is on by default)', false],
-  ['--sweep-ms <ms>', 'workers revalidate every runtime this often', '10000'],
-  ['--poll-ms <ms>', 'an idle runtime asks the store after this long without a hint', '600000'],
-  ['--lease-ttl-ms <ms>', 'worker lease TTL', '10000'],
-  ['--heartbeat-ms <ms>', 'worker lease renewal and load publishing period', '2000'],
-  ['--settle-seconds <s>', 'how long to wait for runtimes to start and inputs to be released', '120'],
-  ['--log-level <level>', 'the processes’ log level ($DHSCHED_LOG_LEVEL)', 'warn'],
-  ['--out <file>', 'results file', 'bench/scale.json'],
+/** Each flag: its spelling, what it means, what it takes, its default. */
+const OPTIONS: [flags: string, description: string, kind: Kind<unknown>, fallback?: unknown][] = [
+  [
+    '--sessions <list>',
+    'live sessions at each level, ascending (one system grows)',
+    listOf(positive.schema, 'positive integers'),
+    [1000, 10_000],
+  ],
+  ['--workers <n>', 'worker processes', positive, 4],
+  ['--dispatchers <n>', 'Dispatch replicas', positive, 2],
+  ['--capacity <n>', 'runtimes per worker (default: the largest level on 2/3 of the workers)', positive],
+  ['--create-rate <n>', 'CreateLive calls per second', positive, 500],
+  ['--push-rate <n>', 'PushText calls per second, over every live session', positive, 500],
+  ['--push-seconds <s>', 'PushText window at each level', seconds, 20],
+  [
+    '--idle-seconds <s>',
+    'idle window at each level (background, subtracted per request; ≥ sweep)',
+    seconds,
+    10,
+  ],
+  ['--migrations <n>', 'successful Migrate calls in the storm (drains move more)', count, 10_000],
+  ['--migration-rate <n>', 'Migrate calls per second', positive, 200],
+  ['--drains <n>', 'spare workers added for the storm and drained during it', count, 2],
+  ['--compare-sessions <n>', 'sessions of each comparison system (0: no comparison)', count, 5000],
+  ['--compare-migrations <n>', 'successful Migrate calls in each comparison system', count, 1000],
+  ['--protocols <list>', 'comparison variants', listOf(variant, `variants (${NAMES.join(', ')})`), NAMES],
+  ['--sweep-ms <ms>', 'workers revalidate every runtime this often', positive, 10_000],
+  ['--poll-ms <ms>', 'an idle runtime asks the store after this long without a hint', positive, 600_000],
+  ['--lease-ttl-ms <ms>', 'worker lease TTL', positive, 10_000],
+  ['--heartbeat-ms <ms>', 'worker lease renewal and load publishing period', positive, 2000],
+  ['--settle-seconds <s>', 'how long to wait for runtimes to start and inputs to be released', seconds, 120],
+  ['--out <file>', 'results file', fileName, 'bench/scale.json'],
 ];
 
-/** The input as the schema reads it; otherwise each problem on stderr, by flag, and exit status 2. */
-function valid<S extends z.ZodTypeAny>(schema: S, input: unknown): z.output<S> {
-  const r = schema.safeParse(input);
-  if (r.success) return r.data as z.output<S>;
-  for (const issue of r.error.issues) {
-    const flag = String(issue.path[0] ?? '').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
-    process.stderr.write(`bench-scale: --${flag}: ${issue.message}\n`);
-  }
-  process.exit(2);
+interface Flags {
+  protocols: string[];
+  logLevel: (typeof LOG_LEVELS)[number];
+  out: string;
+  [flag: string]: unknown;
 }
 
-async function main() {
-  const cli = new Command('bench-scale').description(
+async function main(): Promise<number> {
+  const cli = cliProgram(
+    'bench-scale',
     'Scale, latency, migration storm and cost of safety of DHSched on real processes',
   );
-  for (const [flags, description, fallback] of OPTIONS) cli.option(flags, description, fallback);
-  cli.parse();
-  const f = valid(Flags, cli.opts());
-  process.env['DHSCHED_LOG_LEVEL'] = f.logLevel;
-  const { protocols, logLevel: _l, out, ...rest } = f;
-  const options = valid(ScaleOptions, { ...rest, variants: protocols.map((p) => VARIANTS[p]!) });
+  for (const [flags, description, kind, fallback] of OPTIONS)
+    cli.addOption(
+      option(flags, description, kind).default(
+        fallback,
+        Array.isArray(fallback) ? fallback.join(',') : undefined,
+      ),
+    );
+  cli
+    .option('--trace', 'trace every step of the main system (audit alone is on by default)', false)
+    .addOption(
+      new Option('--log-level <level>', 'the processes’ log level ($DHSCHED_LOG_LEVEL)')
+        .choices(LOG_LEVELS)
+        .default('warn'),
+    );
+  const { protocols, logLevel, out, ...rest } = cli.parse().opts<Flags>();
+  process.env['DHSCHED_LOG_LEVEL'] = logLevel;
+  const options = checked(ScaleOptions, { ...rest, variants: protocols.map((p) => VARIANTS[p]!) });
   const result = await runBenchScale(options, (line) => console.log(line));
   fs.mkdirSync(path.dirname(out), { recursive: true });
   const json = JSON.stringify(result);
   fs.writeFileSync(out, `${json}\n`);
   console.log(json);
+  return 0;
 }
 
-await main();
+runScript('bench-scale', main);

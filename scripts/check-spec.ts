@@ -7,30 +7,32 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Command } from 'commander';
-import { z } from 'zod';
+import { Option } from 'commander';
+import { UsageError, program as cliProgram, runScript } from '../impl/cli/flags.js';
 import { runCheck } from '../tlcts/src/check/run.js';
 import { tlcTraceJson } from '../tlcts/src/output/format.js';
 import { loadManifest, specDir, traceFile, type SpecModel } from '../spec/manifest.js';
 
-const opts = new Command('check-spec')
-  .option('--size <size>', 'small, large or all', (v) => z.enum(['small', 'large', 'all']).parse(v), 'small')
+const program = cliProgram('check-spec', 'runs the models of spec/models.json and prints what each found')
+  .addOption(new Option('--size <size>', 'which models').choices(['small', 'large', 'all']).default('small'))
   .option('--update-traces', 'rewrite the committed counterexamples')
-  .option('--tlc', 'run real TLC instead (needs TLA2TOOLS_JAR)')
-  .parse()
-  .opts<{ size: 'small' | 'large' | 'all'; updateTraces?: boolean; tlc?: boolean }>();
+  .option('--tlc', 'run real TLC instead (needs TLA2TOOLS_JAR)');
+interface Flags {
+  size: 'small' | 'large' | 'all';
+  updateTraces?: boolean;
+  tlc?: boolean;
+}
 
 const root = path.resolve(specDir, '..');
-const models = loadManifest().filter((m) => opts.size === 'all' || m.size === opts.size);
 
-function withTlcts(m: SpecModel) {
+function withTlcts(m: SpecModel, updateTraces: boolean) {
   const t0 = Date.now();
   const { result, model } = runCheck({
     tlaFile: path.join(specDir, m.tla),
     cfgFile: path.join(specDir, m.cfg),
   });
   const found = result.violated ?? (result.verdict === 'success' ? 'pass' : result.verdict);
-  if (opts.updateTraces) {
+  if (updateTraces) {
     if (result.trace && model && found !== 'pass')
       fs.writeFileSync(traceFile(m), tlcTraceJson(model.vars, result.trace));
     else fs.rmSync(traceFile(m), { force: true });
@@ -49,7 +51,8 @@ function withTlc(m: SpecModel) {
     cwd: specDir,
     encoding: 'utf8',
   });
-  if (r.status === 2) throw new Error(r.stderr || r.stdout);
+  // scripts/tlc exits 2 when it cannot run TLC (TLA2TOOLS_JAR unset, no java)
+  if (r.status === 2) throw new UsageError(r.stderr || r.stdout);
   const out = r.stdout;
   const figures =
     /(\d+) distinct states found[^\n]*\nThe depth of the complete state graph search is (\d+)/.exec(out);
@@ -63,23 +66,29 @@ function withTlc(m: SpecModel) {
   };
 }
 
-let failures = 0;
-const rows = models.map((m) => {
-  const r = opts.tlc ? withTlc(m) : withTlcts(m);
-  const ok = r.found === m.expect;
-  if (!ok) failures++;
-  console.log(
-    `${ok ? 'ok  ' : 'FAIL'} ${m.name.padEnd(32)} expect ${m.expect.padEnd(20)} found ${String(r.found).padEnd(20)} ` +
-      `${String(r.distinct).padStart(9)} states  depth ${String(r.depth).padStart(3)}  ${r.seconds.toFixed(1).padStart(6)} s`,
-  );
-  return {
-    model: m.name,
-    expect: m.expect,
-    found: r.found,
-    distinctStates: r.distinct,
-    depth: r.depth,
-    seconds: r.seconds,
-  };
-});
-console.log(JSON.stringify({ checker: opts.tlc ? 'tlc' : 'tlcts', failures, rows }));
-process.exitCode = failures > 0 ? 1 : 0;
+function main(): number {
+  const opts = program.parse().opts<Flags>();
+  const models = loadManifest().filter((m) => opts.size === 'all' || m.size === opts.size);
+  let failures = 0;
+  const rows = models.map((m) => {
+    const r = opts.tlc ? withTlc(m) : withTlcts(m, opts.updateTraces ?? false);
+    const ok = r.found === m.expect;
+    if (!ok) failures++;
+    console.log(
+      `${ok ? 'ok  ' : 'FAIL'} ${m.name.padEnd(32)} expect ${m.expect.padEnd(20)} found ${String(r.found).padEnd(20)} ` +
+        `${String(r.distinct).padStart(9)} states  depth ${String(r.depth).padStart(3)}  ${r.seconds.toFixed(1).padStart(6)} s`,
+    );
+    return {
+      model: m.name,
+      expect: m.expect,
+      found: r.found,
+      distinctStates: r.distinct,
+      depth: r.depth,
+      seconds: r.seconds,
+    };
+  });
+  console.log(JSON.stringify({ checker: opts.tlc ? 'tlc' : 'tlcts', failures, rows }));
+  return failures > 0 ? 1 : 0;
+}
+
+runScript('check-spec', main);

@@ -17,32 +17,23 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { randomInt } from 'node:crypto';
-import { Command, Option } from 'commander';
-import { z } from 'zod';
-import { scriptFlags } from './lib/flags.js';
-import { type Entry, JournalError, appendRun, openJournal } from './lib/fault-journal.js';
+import { Option } from 'commander';
+import { fileName, integer, option, program as cliProgram, runScript } from '../impl/cli/flags.js';
+import { type Entry, appendRun, openJournal } from './lib/fault-journal.js';
 import { runSeeds } from '../conformance/validate/runs.js';
 import { describeRejection } from '../conformance/validate/validate.js';
 import { type ViolationKind, violationKinds as KINDS } from '../impl/ops/history.js';
 import { Protocol } from '../impl/store/schema.js';
 
-const Count = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
-const Flags = z.object({
-  runs: Count(1, 1_000_000),
-  seed: Count(0, 2 ** 31 - 1).optional(),
-  parallel: Count(1, 16),
-  out: z.string().min(1).optional(),
-  journal: z.string().min(1).optional(),
-  protocol: Protocol,
-});
-
-const program = new Command('faults')
-  .description('fault injection on real processes, each run judged by the history checker and the spec')
-  .addOption(new Option('--runs <n>', 'how many runs').default('20'))
-  .addOption(new Option('--seed <s>', 'the first run’s seed (default: random, printed)'))
-  .addOption(new Option('--parallel <p>', 'runs at a time').default('2'))
-  .addOption(new Option('--out <file>', 'also write the table (JSON) there'))
-  .addOption(new Option('--journal <file>', 'append each run there; seeds it holds are not run again'))
+const program = cliProgram(
+  'faults',
+  'fault injection on real processes, each run judged by the history checker and the spec',
+)
+  .addOption(option('--runs <n>', 'how many runs', integer(1, 1_000_000)).default(20))
+  .addOption(option('--seed <s>', 'the first run’s seed (default: random, printed)', integer(0, 2 ** 31 - 1)))
+  .addOption(option('--parallel <p>', 'runs at a time', integer(1, 16)).default(2))
+  .addOption(option('--out <file>', 'also write the table (JSON) there', fileName))
+  .addOption(option('--journal <file>', 'append each run there; seeds it holds are not run again', fileName))
   .addOption(
     new Option(
       '--protocol <p>',
@@ -50,9 +41,16 @@ const program = new Command('faults')
     )
       .choices(Protocol.options)
       .default('dhsched'),
-  )
-  .allowExcessArguments(false)
-  .exitOverride();
+  );
+
+interface Flags {
+  runs: number;
+  seed?: number;
+  parallel: number;
+  out?: string;
+  journal?: string;
+  protocol: Protocol;
+}
 
 type Row = { runs: number; rejected: number; violations: Record<ViolationKind, number> };
 const emptyRow = (): Row => ({
@@ -75,8 +73,7 @@ function currentCommit(): string {
 }
 
 async function main(): Promise<number> {
-  const parsed = scriptFlags(program, Flags);
-  if (typeof parsed === 'number') return parsed;
+  const parsed = program.parse().opts<Flags>();
   const { runs, parallel, out, protocol, journal } = parsed;
   const first = parsed.seed ?? randomInt(2 ** 31 - runs);
   const kept = journal
@@ -184,16 +181,4 @@ async function main(): Promise<number> {
   return bad === 0 ? 0 : 1;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    const why =
-      err instanceof JournalError
-        ? err.message
-        : err instanceof Error
-          ? (err.stack ?? err.message)
-          : String(err);
-    process.stderr.write(`faults: ${why}\n`);
-    process.exit(err instanceof JournalError ? 2 : 1);
-  },
-);
+runScript('faults', main);

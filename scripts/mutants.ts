@@ -4,14 +4,15 @@
  * (vitest, stopping at the first failure). First the unmutated copy must pass the same tests, so that a
  * kill is the mutant's doing. Prints one line per mutant — its name, killed (by which test, with the first
  * line of its error) or survived — and ends with `mutants: K killed of N`. Exit 1 if any survived or was
- * broken, 2 if the unmutated copy fails.
+ * broken, or if the unmutated copy fails (no mutant is run then).
  * Usage: node dist/scripts/mutants.js [--only name,name] [--tests conformance] [--no-baseline]
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Command } from 'commander';
+import { z } from 'zod';
+import { UsageError, listOf, option, program as cliProgram, runScript } from '../impl/cli/flags.js';
 import { type Mutant, mutants } from '../conformance/mutants.js';
 
 const root = process.cwd();
@@ -82,26 +83,27 @@ function firstFailure(dir: string, tests: string[]): string | undefined {
   return named() ?? `the test run failed naming no test (exit ${first}, then ${again})`;
 }
 
+const program = cliProgram('mutants', 'each seeded protocol mutant must make the conformance suite fail')
+  .addOption(option('--only <names>', 'comma-separated mutant names', listOf(z.string(), 'mutant names')))
+  .addOption(
+    option('--tests <paths>', 'comma-separated test paths', listOf(z.string(), 'test paths')).default([
+      'conformance',
+    ]),
+  )
+  .option('--no-baseline', 'skip the run of the unmutated copy');
+
 function main(): number {
-  const o = new Command('mutants')
-    .option('--only <names>', 'comma-separated mutant names')
-    .option('--tests <paths>', 'comma-separated test paths', 'conformance')
-    .option('--no-baseline', 'skip the run of the unmutated copy')
-    .parse()
-    .opts<{ only?: string; tests: string; baseline: boolean }>();
-  const only = o.only?.split(',');
+  const o = program.parse().opts<{ only?: string[]; tests: string[]; baseline: boolean }>();
+  const { only, tests } = o;
   const unknown = only?.filter((name) => !mutants.some((m) => m.name === name)) ?? [];
-  if (unknown.length > 0) {
-    console.error(`mutants: no mutant named ${unknown.join(', ')} (see conformance/mutants.ts)`);
-    return 2;
-  }
+  if (unknown.length > 0)
+    throw new UsageError(`no mutant named ${unknown.join(', ')} (see conformance/mutants.ts)`);
   const chosen = only ? mutants.filter((m) => only.includes(m.name)) : mutants;
-  const tests = o.tests.split(',');
   if (o.baseline) {
     const failed = inScratchCopy((dir) => firstFailure(dir, tests));
     if (failed) {
       console.log(`unmutated: FAILED (${failed}); no mutant was run`);
-      return 2;
+      return 1;
     }
     console.log('unmutated: passed');
   }
@@ -129,4 +131,4 @@ function main(): number {
   return failures > 0 ? 1 : 0;
 }
 
-process.exitCode = main();
+runScript('mutants', main);

@@ -5,20 +5,23 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Command } from 'commander';
+import { fileName, option, program as cliProgram, runScript } from '../impl/cli/flags.js';
 import { writeEvaluationReport } from './lib/evaluation-report.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const opts = new Command('report-evaluation')
-  .option('--bench <dir>', 'where the benchmarks wrote their JSON', path.join(root, 'bench'))
-  .option('--out <dir>', 'where evaluation.md and its plots go', path.join(root, 'docs'))
-  .parse()
-  .opts<{ bench: string; out: string }>();
+const program = cliProgram('report-evaluation', 'docs/evaluation.md and its plots from the benchmarks’ JSON')
+  .addOption(
+    option('--bench <dir>', 'where the benchmarks wrote their JSON', fileName).default(
+      path.join(root, 'bench'),
+    ),
+  )
+  .addOption(
+    option('--out <dir>', 'where evaluation.md and its plots go', fileName).default(path.join(root, 'docs')),
+  );
 
-writeEvaluationReport(opts.bench, opts.out).then(
-  (files) => console.log(`wrote ${files.join(', ')}`),
-  (err: unknown) => {
-    console.error(`report-evaluation: ${err instanceof Error ? err.message : String(err)}`);
-    process.exit(1);
-  },
-);
+runScript('report-evaluation', async () => {
+  const opts = program.parse().opts<{ bench: string; out: string }>();
+  const files = await writeEvaluationReport(opts.bench, opts.out);
+  console.log(`wrote ${files.join(', ')}`);
+  return 0;
+});

@@ -7,27 +7,24 @@
  * accepted with no violation, 1 otherwise, 2 for a file that is not a recorded run.
  * Usage: node dist/scripts/trace-validate.js FILE...
  */
-import { Command } from 'commander';
-import { z } from 'zod';
-import { scriptFlags } from './lib/flags.js';
+import { UsageError, program as cliProgram, runScript } from '../impl/cli/flags.js';
 import { judge, loadRecorded } from '../conformance/validate/recorded.js';
 import { describeRejection } from '../conformance/validate/validate.js';
 
-const program = new Command('trace-validate')
-  .description('judges recorded runs (run.json kept by ./scripts/faults) again against spec/DHSched.tla')
-  .argument('<file...>', 'recorded runs')
-  .exitOverride();
+const program = cliProgram(
+  'trace-validate',
+  'judges recorded runs (run.json kept by ./scripts/faults) again against spec/DHSched.tla',
+).argument('<file...>', 'recorded runs');
 
 function main(): number {
-  const flags = scriptFlags(program, z.object({}));
-  if (typeof flags === 'number') return flags;
-  let runs;
-  try {
-    runs = program.args.map((file) => ({ file, run: loadRecorded(file) }));
-  } catch (err) {
-    process.stderr.write(`trace-validate: ${err instanceof Error ? err.message : String(err)}\n`);
-    return 2;
-  }
+  const files = program.parse().args;
+  const runs = files.map((file) => {
+    try {
+      return { file, run: loadRecorded(file) };
+    } catch (err) {
+      throw new UsageError(err instanceof Error ? err.message : String(err));
+    }
+  });
   let failing = 0;
   for (const { file, run } of runs) {
     const { verdict: v, history } = judge(run);
@@ -43,4 +40,4 @@ function main(): number {
   return failing === 0 ? 0 : 1;
 }
 
-process.exit(main());
+runScript('trace-validate', main);

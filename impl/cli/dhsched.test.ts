@@ -1,62 +1,113 @@
-/** The dhsched CLI against a real system: one command per API call, JSON output, exit codes. */
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { useSystem } from '../test-support/system.js';
-import { main } from './dhsched.js';
+/** The dhsched CLI as a real process (bin/dhsched.js) against a real system: each API call, output, exit codes. */
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as grpc from '@grpc/grpc-js';
+import { describe, expect, it } from 'vitest';
+import { grpcCode } from '../rpc/errors.js';
+import { CELL, useSystem } from '../test-support/system.js';
 
-const f = useSystem({ dispatchers: 1, workers: 2, capacity: 2, leaseTtlMs: 1500, sweepMs: 200 });
+// three workers: one stays drained after the first test, and sessions still move between the other two
+const f = useSystem({ dispatchers: 1, workers: 3, capacity: 2, leaseTtlMs: 1500, sweepMs: 200 });
+const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/dhsched.js');
 
-/** Runs the CLI in-process; returns its exit code and what it printed. */
-async function dhsched(...args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const stdout = vi.spyOn(process.stdout, 'write').mockImplementation((s) => (out.push(String(s)), true));
-  const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((s) => (err.push(String(s)), true));
-  try {
-    const code = await main(['--dispatch', f.system.dispatchers[0]!.addr, '--json', ...args]);
-    return { code, json: out.map((l) => JSON.parse(l) as Record<string, unknown>), err: err.join('') };
-  } finally {
-    stdout.mockRestore();
-    stderr.mockRestore();
-  }
+/** Runs `dhsched --dispatch <the replica> ARGS...`; its exit status and what it printed. */
+function dhsched(...args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+  const argv = [bin, '--dispatch', f.system.dispatchers[0]!.addr, ...args];
+  return new Promise((resolve) =>
+    execFile(process.execPath, argv, { encoding: 'utf8' }, (error, out, err) =>
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, out, err }),
+    ),
+  );
 }
 
-afterEach(() => vi.restoreAllMocks());
+/** Runs it with --json; the one line it printed, parsed. */
+async function json(...args: string[]): Promise<unknown> {
+  const r = await dhsched('--json', ...args);
+  expect(r, `dhsched ${args.join(' ')}`).toMatchObject({ code: 0, err: '' });
+  return JSON.parse(r.out);
+}
 
 describe('dhsched', () => {
   it('runs every API call', async () => {
-    expect((await dhsched('create', 'cli1')).json[0]).toMatchObject({
-      session: 'cli1',
-      epoch: 1,
-      created: true,
-    });
-    expect((await dhsched('push', 'cli1', 'hello', '--request-id', 'q1')).json[0]).toEqual({
-      seq: 1,
-      duplicate: false,
-    });
-    expect((await dhsched('push', 'cli1', 'hello', '--request-id', 'q1')).json[0]).toEqual({
-      seq: 1,
-      duplicate: true,
-    });
-    const moved = (await dhsched('migrate', 'cli1', '--from-epoch', '1')).json[0]!;
-    expect(moved).toMatchObject({ epoch: 2 });
-    expect((await dhsched('get', 'cli1')).json[0]).toMatchObject({ worker: moved['worker'], epoch: 2 });
-    expect((await dhsched('sessions')).json[0]).toEqual([expect.objectContaining({ session: 'cli1' })]);
-    const workers = (await dhsched('workers')).json[0] as unknown as { worker: string }[];
-    expect(workers.map((w) => w.worker)).toEqual(['w1', 'w2']);
-    const drained = (await dhsched('drain', String(moved['worker']))).json[0]!;
-    expect(drained['moved']).toEqual([expect.objectContaining({ session: 'cli1', epoch: 3 })]);
-    expect((await dhsched('close', 'cli1')).json[0]).toMatchObject({ phase: 'closed' });
+    expect(await json('create', 'cli1')).toMatchObject({ session: 'cli1', epoch: 1, created: true });
+    expect(await json('push', 'cli1', 'hello', '--request-id', 'q1')).toEqual({ seq: 1, duplicate: false });
+    expect(await json('push', 'cli1', 'hello', '--request-id', 'q1')).toEqual({ seq: 1, duplicate: true });
+    const moved = (await json('migrate', 'cli1', '--from-epoch', '1')) as Record<string, unknown>;
+    expect(moved).toMatchObject({ epoch: 2, moved: true });
+    expect(await json('get', 'cli1')).toMatchObject({ worker: moved['worker'], epoch: 2 });
+    expect(await json('sessions')).toEqual([expect.objectContaining({ session: 'cli1' })]);
+    const workers = (await json('workers')) as { worker: string }[];
+    expect(workers.map((w) => w.worker)).toEqual(['w1', 'w2', 'w3']);
+    const drained = (await json('drain', String(moved['worker']))) as Record<string, unknown>;
+    expect(drained['moved']).toEqual([expect.objectContaining({ session: 'cli1', epoch: 3, moved: true })]);
+    expect(await json('close', 'cli1')).toMatchObject({ phase: 'closed' });
   });
 
-  it('says why a call was refused, exit 1; bad input exit 2', async () => {
+  it('says why a call was refused, exit 1; a request Dispatch finds invalid, exit 2', async () => {
     const missing = await dhsched('get', 'nobody');
     expect(missing.code).toBe(1);
-    expect(missing.err).toMatch(/NOT_FOUND: no session nobody/);
+    expect(missing.err).toBe('dhsched: NOT_FOUND: no session nobody in cell default\n');
     const bad = await dhsched('create', 'not an id');
     expect(bad.code).toBe(2);
-    expect(bad.err).toMatch(/INVALID_ARGUMENT: .*session/);
-    const flag = await dhsched('migrate', 'x', '--from-epoch', 'soon');
-    expect(flag.code).toBe(2);
-    expect(flag.err).toMatch(/--from-epoch must be an integer/);
+    expect(bad.err).toMatch(/^dhsched: INVALID_ARGUMENT: .*session/);
+  });
+
+  it('refuses empty or blank text before calling, exit 2; Dispatch refuses it too, and nothing is appended', async () => {
+    await json('create', 'blank');
+    for (const text of ['', ' \t ']) {
+      const r = await dhsched('push', 'blank', text);
+      expect(r.code).toBe(2);
+      expect(r.err.split('\n')[0]).toBe(
+        `dhsched: text must be something to say (not empty nor only white space, at most 16 KiB), got ${JSON.stringify(text)}`,
+      );
+      const call = f.dispatch().call('pushText', { cell: CELL, session: 'blank', requestId: 'b1', text });
+      const refused = await call.then(
+        () => undefined,
+        (err: grpc.ServiceError) => err,
+      );
+      expect(refused && grpcCode(refused)).toBe(grpc.status.INVALID_ARGUMENT);
+      expect(refused?.details).toBe('invalid request: text: text is empty or only white space');
+    }
+    expect(await json('push', 'blank', 'now something')).toEqual({ seq: 1, duplicate: false });
+  });
+
+  it('says when a migrate --from-epoch found the session moved already, exit 1', async () => {
+    await json('create', 'late');
+    const first = (await json('migrate', 'late', '--from-epoch', '1')) as { worker: string };
+    const again = await dhsched('--json', 'migrate', 'late', '--from-epoch', '1');
+    expect(again.code).toBe(1);
+    expect(JSON.parse(again.out)).toMatchObject({
+      session: 'late',
+      epoch: 2,
+      worker: first.worker,
+      moved: false,
+    });
+    expect(again.err).toBe(
+      `dhsched: session late did not move: it is at epoch 2 on ${first.worker}, past --from-epoch 1\n`,
+    );
+    expect(await json('get', 'late')).toMatchObject({ epoch: 2, worker: first.worker });
+  });
+
+  it('prints a lease’s expiry as an ISO 8601 date and how far off it is; --json keeps the milliseconds', async () => {
+    const before = Date.now();
+    const human = await dhsched('workers');
+    const workers = (await json('workers')) as { worker: string; leaseExpiresAtMs: number }[];
+    expect(human.code).toBe(0);
+    const lines = human.out.trim().split('\n');
+    expect(lines).toHaveLength(3);
+    for (const [i, line] of lines.entries()) {
+      const m = /^worker=(w\d) .*leaseExpires=(\S+) \(in (\d+(?:\.\d)?) s\) /.exec(line);
+      expect(m, line).not.toBeNull();
+      const [, worker, iso, seconds] = m!;
+      expect(worker).toBe(workers[i]!.worker);
+      // a lease of 1.5 s, renewed every 0.5 s
+      const at = Date.parse(iso!);
+      expect(new Date(at).toISOString()).toBe(iso);
+      expect(at).toBeGreaterThan(before);
+      expect(at).toBeLessThanOrEqual(Date.now() + 1500);
+      expect(Number(seconds)).toBeLessThanOrEqual(1.5);
+      expect(workers[i]!.leaseExpiresAtMs).toBeGreaterThanOrEqual(at);
+    }
   });
 });

@@ -7,26 +7,34 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { type Command, CommanderError, Option } from 'commander';
 import { z } from 'zod';
 import pino from 'pino';
 import { startConsole } from '../console/server.js';
+import { SpokenText } from '../dispatch/server.js';
 import { type System, SystemOptions, launchSystem } from '../ops/launch.js';
 import { type Client, dispatchClient } from '../rpc/client.js';
 import { grpcCode } from '../rpc/errors.js';
 import { type DispatchMethods, type Frame, services } from '../rpc/proto.js';
+import {
+  Exit,
+  UsageError,
+  argument,
+  exitStatus,
+  integer,
+  option,
+  parser,
+  program as cliProgram,
+} from './flags.js';
 
 const stateFile = path.join('.dhsched', 'system.json');
 const SystemState = z.object({ dispatch: z.array(z.string()).min(1), sink: z.string(), redis: z.string() });
 
-function int(name: string, min = 0) {
-  return (v: string) => {
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < min)
-      throw new InvalidArgumentError(`${name} must be an integer >= ${min}`);
-    return n;
-  };
-}
+const int = (min = 0, max?: number) => parser(integer(min, max));
+const text = {
+  words: 'something to say (not empty nor only white space, at most 16 KiB)',
+  schema: SpokenText,
+};
 
 function readState(): z.infer<typeof SystemState> | undefined {
   if (!fs.existsSync(stateFile)) return undefined;
@@ -47,22 +55,45 @@ interface Globals {
 
 function print(globals: Globals, value: unknown): void {
   if (globals.json) process.stdout.write(`${JSON.stringify(value)}\n`);
-  else process.stdout.write(`${formatHuman(value)}\n`);
+  else process.stdout.write(`${formatHuman(value, Date.now())}\n`);
 }
 
-function formatHuman(value: unknown): string {
-  if (Array.isArray(value)) return value.map(formatHuman).join('\n');
+/** `key=value` pairs; a time as an ISO 8601 date and how far off it is, or as a duration. */
+function formatHuman(value: unknown, now: number): string {
+  if (Array.isArray(value)) return value.map((v) => formatHuman(v, now)).join('\n');
   if (value && typeof value === 'object') {
     return Object.entries(value)
-      .map(([k, v]) => `${k}=${typeof v === 'object' ? JSON.stringify(v) : String(v)}`)
+      .map(([k, v]) => humanField(k, v, now))
       .join(' ');
   }
   return String(value);
 }
 
+const seconds = (ms: number, digits: number) => `${Number((ms / 1000).toFixed(digits))} s`;
+
+function humanField(key: string, v: unknown, now: number): string {
+  if (key === 'leaseExpiresAtMs' && typeof v === 'number') {
+    if (v === 0) return 'leaseExpires=lapsed';
+    const off = v >= now ? `in ${seconds(v - now, 1)}` : `${seconds(now - v, 1)} ago`;
+    return `leaseExpires=${new Date(v).toISOString()} (${off})`;
+  }
+  if (key === 'ptsMs' && typeof v === 'number') return `pts=${seconds(v, 2)}`;
+  return `${key}=${typeof v === 'object' ? JSON.stringify(v) : String(v)}`;
+}
+
+const OUTPUT = `
+Output: one line per reply; with --json, the reply's message of proto/dhsched.proto as JSON with
+camelCase fields: Session (create, close, migrate, get, sessions: an array), PushTextReply (push),
+DrainWorkerReply (drain), WorkerInfo (workers: an array; leaseExpiresAtMs is milliseconds since the
+Unix epoch, 0 once the lease lapsed), Frame (watch: ptsMs is milliseconds into the session, bytes the
+payload's size). Without --json, key=value pairs, a lease's expiry as an ISO 8601 date with how far off
+it is, and pts in seconds.
+
+Exit status: 0 done, 1 refused or failed (the call's gRPC status is printed), 2 bad usage (an unknown
+option, a bad value, or a request Dispatch refused as INVALID_ARGUMENT).`;
+
 export function program(): Command {
-  const cli = new Command('dhsched')
-    .description('DHSched: place, feed, move and watch long-lived avatar sessions')
+  const cli = cliProgram('dhsched', 'DHSched: place, feed, move and watch long-lived avatar sessions')
     .option(
       '--dispatch <host:port>',
       'a Dispatch replica (default: $DHSCHED_DISPATCH or .dhsched/system.json)',
@@ -72,37 +103,48 @@ export function program(): Command {
       'the media sink, for watch (default: $DHSCHED_SINK or .dhsched/system.json)',
     )
     .option('--cell <id>', 'the cell', process.env['DHSCHED_CELL'] ?? 'default')
-    .option('--deadline-ms <ms>', 'per-call deadline', int('--deadline-ms', 1), 10_000)
+    .option('--deadline-ms <ms>', 'per-call deadline', int(1), 10_000)
     .option('--api-key <key>', 'the tenant’s API key (default: $DHSCHED_API_KEY)')
-    .option('--json', 'print JSON lines', false)
-    .showHelpAfterError()
-    .exitOverride();
+    .option('--json', 'print JSON lines (see Output below)', false)
+    .helpCommand('help [command]', 'print the help of a command')
+    .addHelpText('after', OUTPUT);
 
   const globals = () => cli.opts<Globals>();
   const dispatch = (): Client<DispatchMethods> => {
     const addr = globals().dispatch ?? process.env['DHSCHED_DISPATCH'] ?? readState()?.dispatch[0];
     if (!addr)
-      throw new Error('no Dispatch address: pass --dispatch, set DHSCHED_DISPATCH, or run `dhsched up`');
+      throw new UsageError('no Dispatch address: pass --dispatch, set DHSCHED_DISPATCH, or run `dhsched up`');
     return dispatchClient(addr, globals().deadlineMs, globals().apiKey ?? process.env['DHSCHED_API_KEY']);
   };
+  /** One call: its reply printed, then exit 1 if `refused` says why the reply is not what was asked. */
   const run =
-    <A extends unknown[]>(f: (c: Client<DispatchMethods>, ...args: A) => Promise<unknown>) =>
+    <A extends unknown[], R>(
+      f: (c: Client<DispatchMethods>, ...args: A) => Promise<R>,
+      refused?: (reply: R, ...args: A) => string | undefined,
+    ) =>
     async (...args: A) => {
       const c = dispatch();
       try {
-        print(globals(), await f(c, ...args));
+        const reply = await f(c, ...args);
+        print(globals(), reply);
+        const why = refused?.(reply, ...args);
+        if (why) throw new Error(why);
       } finally {
         c.close();
       }
     };
+  const session = ['<session>', 'the session id'] as const;
 
   cli
-    .command('create <session>')
+    .command('create')
     .description('CreateLive: place a new session')
+    .argument(...session)
     .action(run((c, session: string) => c.call('createLive', { cell: globals().cell, session })));
   cli
-    .command('push <session> <text>')
+    .command('push')
     .description('PushText: append text to the session (idempotent on --request-id)')
+    .argument(...session)
+    .addArgument(argument('<text>', 'what the avatar says', text))
     .option('--request-id <id>', 'the idempotency key (default: a fresh UUID)')
     .action(
       run((c, session: string, text: string, o: { requestId?: string }) =>
@@ -110,31 +152,42 @@ export function program(): Command {
       ),
     );
   cli
-    .command('close <session>')
+    .command('close')
     .description('CloseLive: close the session')
+    .argument(...session)
     .action(run((c, session: string) => c.call('closeLive', { cell: globals().cell, session })));
   cli
-    .command('migrate <session>')
-    .description('Migrate: move the session, guarded by its source epoch')
-    .option('--to <worker>', 'the target (default: the best-ranked other worker)', '')
-    .option('--from-epoch <epoch>', 'the epoch you saw (default: the current one)', int('--from-epoch'), 0)
+    .command('migrate')
+    .description(
+      'Migrate: move the session, guarded by its source epoch; exit 1 if it had already left --from-epoch',
+    )
+    .argument(...session)
+    .addOption(new Option('--to <worker>', 'the target').default('', 'the best-ranked other worker'))
+    .addOption(option('--from-epoch <epoch>', 'the epoch you saw', integer()).default(0, 'the current one'))
     .action(
-      run((c, session: string, o: { to: string; fromEpoch: number }) =>
-        c.call('migrate', { cell: globals().cell, session, target: o.to, fromEpoch: o.fromEpoch }),
+      run(
+        (c, session: string, o: { to: string; fromEpoch: number }) =>
+          c.call('migrate', { cell: globals().cell, session, target: o.to, fromEpoch: o.fromEpoch }),
+        (s, session, o) =>
+          s.moved
+            ? undefined
+            : `session ${session} did not move: it is at epoch ${s.epoch} on ${s.worker}, past --from-epoch ${o.fromEpoch}`,
       ),
     );
   cli
-    .command('drain <worker>')
+    .command('drain')
     .description('DrainWorker: no new placements on the worker; move its sessions away')
+    .argument('<worker>', 'the worker id')
     .action(run((c, worker: string) => c.call('drainWorker', { cell: globals().cell, worker })));
   cli
-    .command('get <session>')
-    .description('GetSession')
+    .command('get')
+    .description('GetSession: the session’s owner, epoch, phase and released seq')
+    .argument(...session)
     .action(run((c, session: string) => c.call('getSession', { cell: globals().cell, session })));
   cli
     .command('sessions')
     .description('ListSessions: every live session of the cell')
-    .option('--limit <n>', 'page size', int('--limit', 1), 100)
+    .option('--limit <n>', 'page size', int(1, 1000), 100)
     .action(
       run(async (c, o: { limit: number }) => {
         const all = [];
@@ -152,18 +205,27 @@ export function program(): Command {
     .description('ListWorkers: every worker of the cell, its lease, capacity and load')
     .action(run(async (c) => (await c.call('listWorkers', { cell: globals().cell })).workers));
   cli
-    .command('watch [session]')
+    .command('watch')
     .description('print the media frames the sink accepts (all sessions when none is named) until Ctrl-C')
+    .argument('[session]', 'the session id (default: every session)')
     .action((session: string | undefined) => watch(globals(), session ?? ''));
   cli
     .command('up')
     .description('start Redis (private unless --redis), a media sink, N Dispatch replicas and M Workers')
     .option('--redis <url>', 'an existing Redis (redis://host:port); default: a private redis-server')
-    .addOption(new Option('--dispatchers <n>').argParser(int('--dispatchers', 1)).default(2))
-    .addOption(new Option('--workers <n>').argParser(int('--workers', 1)).default(3))
-    .addOption(new Option('--capacity <n>', 'runtimes per worker').argParser(int('--capacity', 1)).default(4))
-    .addOption(new Option('--lease-ttl-ms <ms>').argParser(int('--lease-ttl-ms', 100)).default(3000))
-    .addOption(new Option('--ranking <name>').choices(['least-loaded', 'p2c']).default('least-loaded'))
+    .addOption(new Option('--dispatchers <n>', 'Dispatch replicas').argParser(int(1)).default(2))
+    .addOption(new Option('--workers <n>', 'Worker processes').argParser(int(1)).default(3))
+    .addOption(new Option('--capacity <n>', 'runtimes per worker').argParser(int(1)).default(4))
+    .addOption(
+      new Option('--lease-ttl-ms <ms>', 'how long a worker’s lease lasts unless renewed')
+        .argParser(int(100))
+        .default(3000),
+    )
+    .addOption(
+      new Option('--ranking <name>', 'how Dispatch picks a worker (p2c: the better of two drawn at random)')
+        .choices(['least-loaded', 'p2c'])
+        .default('least-loaded'),
+    )
     .addOption(
       new Option('--protocol <name>', 'an unsafe baseline, for comparisons only')
         .choices(['dhsched', 'assignment_time', 'claim_only', 'workerid_only'])
@@ -248,7 +310,8 @@ async function up(globals: Globals, o: Record<string, unknown>): Promise<void> {
 
 async function watch(globals: Globals, session: string): Promise<void> {
   const addr = globals.sink ?? process.env['DHSCHED_SINK'] ?? readState()?.sink;
-  if (!addr) throw new Error('no media sink address: pass --sink, set DHSCHED_SINK, or run `dhsched up`');
+  if (!addr)
+    throw new UsageError('no media sink address: pass --sink, set DHSCHED_SINK, or run `dhsched up`');
   const client = new (services().MediaSink)(addr, grpc.credentials.createInsecure());
   const stream = client['watch']({ cell: globals.cell, session }) as grpc.ClientReadableStream<Frame>;
   process.once('SIGINT', () => stream.cancel());
@@ -265,20 +328,20 @@ async function watch(globals: Globals, session: string): Promise<void> {
   client.close();
 }
 
-/** Runs the CLI; resolves to the exit code. */
+/** Runs the CLI; resolves to the exit status (flags.ts: 0 done, 1 refused or failed, 2 bad usage). */
 export async function main(argv: string[]): Promise<number> {
   try {
     await program().parseAsync(argv, { from: 'user' });
-    return 0;
+    return Exit.done;
   } catch (err) {
-    // commander has printed the usage error (or the help: exit 0)
-    if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
+    // commander has printed the usage error (or the help, or the version)
+    if (err instanceof CommanderError) return exitStatus(err);
     const code = grpcCode(err);
-    const msg =
+    const why =
       code === undefined
-        ? (err as Error).message
+        ? String(err instanceof Error ? err.message : err)
         : `${grpc.status[code]}: ${(err as grpc.ServiceError).details}`;
-    process.stderr.write(`dhsched: ${msg}\n`);
-    return code === grpc.status.INVALID_ARGUMENT ? 2 : 1;
+    process.stderr.write(`dhsched: ${why}\n`);
+    return code === grpc.status.INVALID_ARGUMENT ? Exit.usage : exitStatus(err);
   }
 }

@@ -53,8 +53,8 @@ ensure_debian_packages() {
   if [[ "$(id -u)" == 0 ]] && command -v apt-get >/dev/null 2>&1; then
     log "installing Debian packages: ${missing[*]}"
     export DEBIAN_FRONTEND=noninteractive
-    apt-get update
-    apt-get install -y --no-install-recommends "${missing[@]}"
+    { apt-get update && apt-get install -y --no-install-recommends "${missing[@]}"; } ||
+      die "apt-get could not install: ${missing[*]}"
     return 0
   fi
 

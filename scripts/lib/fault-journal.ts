@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { violationKinds } from '../../impl/ops/history.js';
 import { Protocol } from '../../impl/store/schema.js';
 import { issuesText } from '../../impl/common/issues.js';
+import { UsageError } from '../../impl/cli/flags.js';
 
 const Violations = z.object(
   Object.fromEntries(violationKinds.map((k) => [k, z.number().int().nonnegative()])),
@@ -30,8 +31,8 @@ export const JournalHead = z.object({
   firstSeed: z.number().int(),
 });
 
-/** A bad journal: its message is printed, without a stack. */
-export class JournalError extends Error {}
+/** A bad journal (a file named by --journal that is not one of this run's): bad usage. */
+export class JournalError extends UsageError {}
 
 /**
  * The journal's runs of seeds first .. first + runs - 1; a new journal gets its head line. A journal of
