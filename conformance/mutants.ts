@@ -73,6 +73,20 @@ export const mutants: Mutant[] = [
     replace: 'if false then',
   },
   {
+    name: 'undrain-leaves-worker-draining',
+    breaks: 'an undrain answers done but the worker still takes no placements',
+    file: lua('undrain-2'),
+    find: "local ended = redis.call('SREM', KEYS[2], ARGV[1])",
+    replace: "local ended = redis.call('SISMEMBER', KEYS[2], ARGV[1])",
+  },
+  {
+    name: 'undrain-ends-every-drain',
+    breaks: "undraining one worker undoes every other worker's drain too",
+    file: lua('undrain-2'),
+    find: "local ended = redis.call('SREM', KEYS[2], ARGV[1])",
+    replace: "local ended = redis.call('SREM', KEYS[2], ARGV[1])\nredis.call('DEL', KEYS[2])",
+  },
+  {
     name: 'claim-ignores-phase',
     breaks: 'a closed generation can be claimed',
     file: lua('claim-3'),

@@ -230,6 +230,21 @@ describe('the validator', () => {
     await acceptedWhole(cell);
   });
 
+  it('accepts a drain undone, and a placement on that worker after it; rejects one before it', async () => {
+    const { cell, c, T0 } = await tracedCell();
+    await c.drain('w2');
+    expect(await refusal(c.create('s1', 'w2', T0))).toBe('DRAINING');
+    expect(await c.undrain('w2')).toBe(true);
+    expect(await c.undrain('w2')).toBe(false);
+    await c.create('s1', 'w2', T0);
+    const undone = await acceptedWhole(cell);
+    expect(undone.map((e) => e.kind)).toEqual(['drain', 'refused', 'undrain', 'undrain', 'commit']);
+    // the store said w2 was undrained before it drained: no behaviour of the spec
+    const early = undone.findIndex((e) => e.kind === 'undrain');
+    const reordered = [undone[early]!, ...undone.filter((_, k) => k !== early)];
+    expect(validateTrace(reordered, run).rejection?.entryId).toBe(undone[early]!.id);
+  });
+
   it('rejects a release by a stale generation', () => {
     const i = at('release', (e) => e.kind === 'release' && e.seq === 3);
     const r = rejectedAt(withEntry(i, { worker: 'w1', epoch: 1 }), trace[i]!.id);

@@ -394,7 +394,7 @@ describe('appendInput', () => {
   });
 });
 
-describe('teardown, closeSession, drain', () => {
+describe('teardown, closeSession, drain, undrain', () => {
   it('teardown frees the generation token once', async () => {
     const c = await withSession();
     expect(await c.teardown('w1', 's1', 1)).toBe(true);
@@ -418,6 +418,26 @@ describe('teardown, closeSession, drain', () => {
     expect(await c.drain('w1')).toBe(true);
     expect(await c.drain('w1')).toBe(false);
     expect((await c.worker('w1', T0)).draining).toBe(true);
+  });
+
+  it('undrain makes a drained worker take placements again, idempotently, and leaves other drains', async () => {
+    const c = await withSession(1);
+    expect(await refusal(c.undrain('w9'))).toBe('UNKNOWN_WORKER');
+    expect(await c.undrain('w2')).toBe(false);
+    await c.drain('w1');
+    await c.drain('w2');
+    expect(await refusal(c.create('s2', 'w2', T0))).toBe('DRAINING');
+    expect(await c.undrain('w2')).toBe(true);
+    expect(await c.undrain('w2')).toBe(false);
+    expect((await c.worker('w1', T0)).draining).toBe(true);
+    expect((await c.worker('w2', T0)).draining).toBe(false);
+    expect(await c.create('s2', 'w2', T0)).toBe(1);
+    // admission still decides: the lease, then capacity
+    await c.undrain('w1');
+    expect(await refusal(c.create('s3', 'w1', T0))).toBe('FULL');
+    expect(await refusal(c.create('s3', 'w1', T0 + TTL))).toBe('NOT_LIVE');
+    // the generation undrain found is untouched
+    expect(await c.gen('s1')).toEqual({ worker: 'w1', epoch: 1, phase: 'assigned' });
   });
 });
 

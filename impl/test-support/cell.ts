@@ -51,6 +51,7 @@ export function inCell(store: Store, cell: string) {
       (await steps.teardown(store, { cell, worker, session, epoch })).freed,
     close: async (session: string) => (await steps.closeSession(store, { cell, session })).epoch,
     drain: async (worker: string) => (await steps.drain(store, { cell, worker })).started,
+    undrain: async (worker: string) => (await steps.undrain(store, { cell, worker })).ended,
     gen: (session: string) => steps.readGen(store, { cell, session }),
     released: (session: string, fromSeq = 0) => steps.readRelease(store, { cell, session, fromSeq }),
     worker: (worker: string, now: number) => steps.readWorker(store, { cell, worker, now }),
