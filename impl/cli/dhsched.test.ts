@@ -1,9 +1,10 @@
 /** The dhsched CLI as a real process (bin/dhsched.js) against a real system: each API call, output, exit codes. */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as grpc from '@grpc/grpc-js';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { grpcCode } from '../rpc/errors.js';
 import { CELL, useSystem } from '../test-support/system.js';
 
@@ -109,5 +110,27 @@ describe('dhsched', () => {
       expect(Number(seconds)).toBeLessThanOrEqual(1.5);
       expect(workers[i]!.leaseExpiresAtMs).toBeGreaterThanOrEqual(at);
     }
+  });
+
+  it('watch prints each frame the sink takes, pts in seconds, until Ctrl-C (exit 0)', async () => {
+    const watch = spawn(process.execPath, [bin, '--sink', f.system.sink.addr, 'watch', 'seen'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    onTestFinished(() => void watch.kill());
+    let out = '';
+    watch.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    await json('create', 'seen');
+    // a line at a time until the watch, started meanwhile, has printed a frame of one
+    for (let line = 1; !/\bseq=[1-9]/.test(out); line++) {
+      if (line > 10) throw new Error(`no frame of an input watched; printed: ${out}`);
+      await json('push', 'seen', `Line ${line}.`);
+    }
+    watch.kill('SIGINT');
+    const [code] = (await once(watch, 'exit')) as [number | null];
+    expect(code).toBe(0);
+    const frame = out.split('\n').find((l) => /\bseq=[1-9]/.test(l));
+    expect(frame).toMatch(
+      /^cell=default session=seen epoch=1 seq=\d+ index=\d+ pts=\d+(\.\d+)? s worker=w\d bytes=\d+$/,
+    );
   });
 });

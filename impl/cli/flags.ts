@@ -1,7 +1,7 @@
 /**
  * The command-line conventions of `dhsched` and of every script (scripts/*.ts, conformance-*): commander
  * parses, zod checks each value, and a bad one is refused naming the flag and the value
- * (`faults: --runs must be a positive integer, got "abc"`). --version prints package.json's version.
+ * (`bench-checker: --runs must be a positive integer, got "abc"`). --version prints package.json's version.
  * Exit status: 0 done (and after --help or --version), 1 refused or failed, 2 bad usage.
  */
 import fs from 'node:fs';
