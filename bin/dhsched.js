@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// dhsched: the DHSched command line (up, create, push, close, migrate, drain, get, sessions, workers,
+// dhsched: the DHSched command line (up, create, push, close, migrate, drain, undrain, get, sessions, workers,
 // watch). Runs the compiled CLI, dist/impl/cli/dhsched.js; build it first with `npm run build`.
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';

@@ -8,7 +8,8 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { grpcCode } from '../rpc/errors.js';
 import { CELL, useSystem } from '../test-support/system.js';
 
-// three workers: one stays drained after the first test, and sessions still move between the other two
+// three workers: one stays drained after the first test (the last one undrains it), and sessions still
+// move between the other two
 const f = useSystem({ dispatchers: 1, workers: 3, capacity: 2, leaseTtlMs: 1500, sweepMs: 200 });
 const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/dhsched.js');
 
@@ -132,5 +133,30 @@ describe('dhsched', () => {
     expect(frame).toMatch(
       /^cell=default session=seen epoch=1 seq=\d+ index=\d+ pts=\d+(\.\d+)? s worker=w\d bytes=\d+$/,
     );
+  });
+
+  it('undrain: a drained worker takes placements again; one not draining is left as it is, said on stderr', async () => {
+    const workers = async () => (await json('workers')) as { worker: string; draining: boolean }[];
+    // the worker the first test drained
+    const drained = (await workers()).filter((w) => w.draining).map((w) => w.worker);
+    expect(drained).toHaveLength(1);
+    const w = drained[0]!;
+    await json('create', 'back');
+    const refused = await dhsched('migrate', 'back', '--to', w);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toMatch(
+      new RegExp(`^dhsched: FAILED_PRECONDITION: worker ${w} cannot take session back: DRAINING`),
+    );
+    expect(await json('undrain', w)).toEqual({ undrained: true });
+    expect((await workers()).find((x) => x.worker === w)).toMatchObject({ draining: false });
+    expect(await json('migrate', 'back', '--to', w)).toMatchObject({ worker: w, moved: true });
+    expect(await dhsched('undrain', w)).toEqual({
+      code: 0,
+      out: 'undrained=false\n',
+      err: `dhsched: ${w} was not draining: nothing changed\n`,
+    });
+    const unknown = await dhsched('undrain', 'w9');
+    expect(unknown.code).toBe(1);
+    expect(unknown.err).toBe('dhsched: NOT_FOUND: no worker w9 in cell default\n');
   });
 });

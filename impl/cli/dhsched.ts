@@ -9,10 +9,7 @@ import path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import { type Command, CommanderError, Option } from 'commander';
 import { z } from 'zod';
-import pino from 'pino';
-import { startConsole } from '../console/server.js';
 import { SpokenText } from '../dispatch/server.js';
-import { type System, SystemOptions, launchSystem } from '../ops/launch.js';
 import { type Client, dispatchClient } from '../rpc/client.js';
 import { grpcCode } from '../rpc/errors.js';
 import { type DispatchMethods, type Frame, services } from '../rpc/proto.js';
@@ -20,6 +17,7 @@ import {
   Exit,
   UsageError,
   argument,
+  checked,
   exitStatus,
   integer,
   option,
@@ -84,7 +82,7 @@ function humanField(key: string, v: unknown, now: number): string {
 const OUTPUT = `
 Output: one line per reply; with --json, the reply's message of proto/dhsched.proto as JSON with
 camelCase fields: Session (create, close, migrate, get, sessions: an array), PushTextReply (push),
-DrainWorkerReply (drain), WorkerInfo (workers: an array; leaseExpiresAtMs is milliseconds since the
+DrainWorkerReply (drain), UndrainWorkerReply (undrain), WorkerInfo (workers: an array; leaseExpiresAtMs is milliseconds since the
 Unix epoch, 0 once the lease lapsed), Frame (watch: ptsMs is milliseconds into the session, bytes the
 payload's size). Without --json, key=value pairs, a lease's expiry as an ISO 8601 date with how far off
 it is, and pts in seconds.
@@ -180,6 +178,17 @@ export function program(): Command {
     .argument('<worker>', 'the worker id')
     .action(run((c, worker: string) => c.call('drainWorker', { cell: globals().cell, worker })));
   cli
+    .command('undrain')
+    .description('UndrainWorker: the worker takes new placements again (a drain undone)')
+    .argument('<worker>', 'the worker id')
+    .action(
+      run(async (c, worker: string) => {
+        const reply = await c.call('undrainWorker', { cell: globals().cell, worker });
+        if (!reply.undrained) process.stderr.write(`dhsched: ${worker} was not draining: nothing changed\n`);
+        return reply;
+      }),
+    );
+  cli
     .command('get')
     .description('GetSession: the session’s owner, epoch, phase and released seq')
     .argument(...session)
@@ -243,7 +252,13 @@ export function program(): Command {
 }
 
 async function up(globals: Globals, o: Record<string, unknown>): Promise<void> {
-  const options = SystemOptions.parse({
+  // loaded here: the other commands start faster without the launcher and the console (WebRTC)
+  const [{ SystemOptions, launchSystem }, { startConsole }, { default: pino }] = await Promise.all([
+    import('../ops/launch.js'),
+    import('../console/server.js'),
+    import('pino'),
+  ]);
+  const options = checked(SystemOptions, {
     redisUrl: o['redis'],
     dispatchers: o['dispatchers'],
     workers: o['workers'],
@@ -260,7 +275,7 @@ async function up(globals: Globals, o: Record<string, unknown>): Promise<void> {
   const keepLogs = (why: string) => say(`the processes' logs are kept in ${options.logDir} (${why})`);
   /** Why the logs are kept: a process that ended during the run, not by the console's Kill. */
   let crash: string | undefined;
-  const system: System = await launchSystem(options, {
+  const system = await launchSystem(options, {
     exited(p, { code, killed }) {
       if (!killed) crash ??= `${p.id} exited (${code}) during the run`;
       const again = p.role === 'worker' ? `; starting it again in ${options.restartWorkersAfterMs} ms` : '';

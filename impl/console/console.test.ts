@@ -3,9 +3,9 @@
  * with three avatar workers, supervised as `dhsched up` does, the console beside it. In order: actions
  * that need a session or a valid id say why before anything is sent; on one session: create it, watched
  * at once, and hear it speak over WebRTC; migrate it and see the epoch change with no older frame shown;
- * keep a stale runtime alive across a move and see the sink fence its frames; drain and kill its owner
- * from the buttons, see the killed one shown dead and then back as a new incarnation; hand the page a
- * late stale frame; measure PushText to first frame; close it; send bad requests.
+ * keep a stale runtime alive across a move and see the sink fence its frames; drain its owner from its
+ * button and undo the drain; kill the owner, see it shown dead and then back as a new incarnation; hand
+ * the page a late stale frame; measure PushText to first frame; close it; send bad requests.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProcessHandle } from '../ops/processes.js';
@@ -36,8 +36,8 @@ const WORKER_COLUMNS = { incarnation: 2, lease: 3, process: 4, load: 5, runtimes
 /** The selector of a cell of the worker's row in the workers table. */
 const workerCell = (worker: string, column: keyof typeof WORKER_COLUMNS) =>
   `#workers tr[data-worker="${worker}"] td:nth-child(${WORKER_COLUMNS[column]})`;
-const workerButton = (worker: string, label: 'Drain' | 'Kill') =>
-  h.page.locator(`#workers tr[data-worker="${worker}"] button:text("${label}")`);
+const workerButton = (worker: string, label: 'Drain' | 'Undrain' | 'Kill') =>
+  h.page.locator(`#workers tr[data-worker="${worker}"] button:text-is("${label}")`);
 const error = () => h.page.textContent('#error');
 /** What the test reads of the page's DOM (the project's types have no DOM library). */
 type Validated = { validity: { valid: boolean } };
@@ -50,7 +50,7 @@ const post = (path: string, body: string, type = 'application/json') =>
 async function pressOnOwner(label: 'Drain' | 'Kill'): Promise<{ owner: string; next: number }> {
   const owner = (await s1Cell(2))!;
   const next = Number(await s1Cell(3)) + 1;
-  await h.page.click(`#workers tr[data-worker="${owner}"] button:text("${label}")`);
+  await workerButton(owner, label).click();
   await h.page.waitForSelector(`#sessions tr[data-session="s1"] td:nth-child(3):text("${next}")`, {
     timeout: 30_000,
   });
@@ -176,9 +176,16 @@ describe('the console', () => {
     expect(frames.slice(firstNew).every((f) => f.epoch === before.epoch + 1)).toBe(true);
   }, 90_000);
 
-  it('drains the owner from its button: the session moves away under a new epoch', async () => {
+  it('drains the owner from its button: the session moves away under a new epoch; Undrain undoes the drain', async () => {
     const { owner } = await pressOnOwner('Drain');
     expect(await h.page.textContent(workerCell(owner, 'lease'))).toMatch(/draining/);
+    await expect(workerButton(owner, 'Drain').count()).resolves.toBe(0);
+    await workerButton(owner, 'Undrain').click();
+    await expect.poll(() => h.page.textContent(workerCell(owner, 'lease'))).not.toMatch(/draining/);
+    await expect(workerButton(owner, 'Drain').isEnabled()).resolves.toBe(true);
+    // the session stays where the drain moved it; a second undrain changes nothing
+    expect(await s1Cell(2)).not.toBe(owner);
+    expect(await (await post(`/api/workers/${owner}/undrain`, '{}')).json()).toEqual({ undrained: false });
   }, 60_000);
 
   /** The worker killed below, as it was before. */

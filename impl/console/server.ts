@@ -9,6 +9,7 @@
  *   POST /api/sessions/:s/migrate        {target?}            Migrate (no target: Dispatch picks)
  *   POST /api/sessions/:s/close                               CloseLive
  *   POST /api/workers/:w/drain                                DrainWorker (refused once its lease lapsed)
+ *   POST /api/workers/:w/undrain                              UndrainWorker
  *   POST /api/workers/:w/kill                                 SIGKILL (the console runs beside the
  *                                                             processes; refused once its process ended)
  *   POST /api/rtc                        {session, sdp}       the SDP answer to a viewer's offer
@@ -210,6 +211,14 @@ export async function startConsole(o: ConsoleOptions): Promise<Console> {
             `${w}'s lease lapsed: it takes no work until it registers again, which ends a drain`,
           );
         return call('drainWorker', { cell, worker: w });
+      },
+    ],
+    [
+      'POST',
+      /^\/api\/workers\/([^/]+)\/undrain$/,
+      async ([worker], body) => {
+        parse(Empty, body);
+        return call('undrainWorker', { cell, worker: id(worker) });
       },
     ],
     [

@@ -77,7 +77,7 @@ async function eventually(done: () => boolean | Promise<boolean>): Promise<void>
 }
 
 describe('the Dispatch service', () => {
-  it('serves create, push, get, list, migrate, drain and close', async () => {
+  it('serves create, push, get, list, migrate, drain, undrain and close', async () => {
     await register('w1', 2);
     await register('w2', 2);
     const { client } = await serve();
@@ -120,6 +120,13 @@ describe('the Dispatch service', () => {
       { worker: 'w1', live: true, capacity: 2, tokens: 2, placed: 1, draining: false },
       { worker: 'w2', live: true, capacity: 2, tokens: 1, placed: 0, draining: true },
     ]);
+    expect(await client.call('undrainWorker', { cell, worker: 'w2' })).toEqual({ undrained: true });
+    expect(await client.call('undrainWorker', { cell, worker: 'w2' })).toEqual({ undrained: false });
+    expect((await client.call('listWorkers', { cell })).workers[1]).toMatchObject({ draining: false });
+    expect(await refusal(client.call('undrainWorker', { cell, worker: 'w9' }))).toEqual({
+      code: 'NOT_FOUND',
+      details: `no worker w9 in cell ${cell}`,
+    });
     expect(await client.call('closeLive', { cell, session: 's1' })).toMatchObject({
       phase: 'closed',
       epoch: 3,
@@ -214,6 +221,12 @@ describe('the Dispatch service', () => {
         'cursor',
       ],
       ['empty worker', () => client.call('drainWorker', { cell, worker: '' }), 'INVALID_ARGUMENT', 'worker'],
+      [
+        'malformed worker',
+        () => client.call('undrainWorker', { cell, worker: 'w|1' }),
+        'INVALID_ARGUMENT',
+        'worker',
+      ],
       [
         'an id sent as an object',
         () => client.call('createLive', { cell, session: { a: 1 } as unknown as string }),

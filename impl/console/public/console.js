@@ -288,11 +288,13 @@ function render(state) {
     if (dead) tr.className = 'dead';
     const actions = document.createElement('span');
     actions.append(
-      button(
-        'Drain',
-        () => api('POST', `/api/workers/${w.worker}/drain`),
-        w.live ? null : 'its lease lapsed: registering again ends a drain',
-      ),
+      w.draining
+        ? button('Undrain', () => api('POST', `/api/workers/${w.worker}/undrain`))
+        : button(
+            'Drain',
+            () => api('POST', `/api/workers/${w.worker}/drain`),
+            w.live ? null : 'its lease lapsed: registering again ends a drain',
+          ),
       button(
         'Kill',
         () => api('POST', `/api/workers/${w.worker}/kill`),
