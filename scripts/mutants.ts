@@ -69,6 +69,9 @@ function firstFailure(dir: string, tests: string[]): string | undefined {
         'run',
         ...tests,
         ...extra,
+        // it checks that each mutant's text is in the unmutated tree: a mutated copy always fails it
+        '--exclude',
+        'conformance/mutants.test.ts',
         '--bail',
         '1',
         '--reporter',
