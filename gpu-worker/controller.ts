@@ -1,5 +1,5 @@
 /**
- * The Infer-Controller: the gate between the store and the runtimes of one worker (shared/PROTOCOL.md,
+ * The Infer-Controller: the gate between the store and the runtimes of one worker (docs/protocol.md,
  * "Roles"). Each action of a worker in spec/DHSched.tla is one public method, the step; the loops that run
  * in production (work stream, runtime loops, sweep, heartbeat) only decide when to take them:
  *   Register(w)            `start`, and again after a lost lease once every runtime has stopped
