@@ -49,6 +49,7 @@ describe('keys', () => {
       build.teardown(common),
       build.closeSession(common),
       build.drain(common),
+      build.undrain(common),
       build.readGen(common),
       build.readGens({ ...common, sessions: ['s1', 's2'] }),
       build.readRelease({ ...common, fromSeq: 0 }),
