@@ -14,7 +14,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadModel } from '../src/check/model.js';
 import { makeHost } from '../src/check/run.js';
-import { TlaError } from '../src/errors.js';
+import { SanyError } from '../src/errors.js';
 import { Frame, ROOT_FRAME } from '../src/eval/runtime.js';
 import { EvalError } from '../src/values/errors.js';
 import { show, type Value } from '../src/values/value.js';
@@ -646,9 +646,15 @@ describe('loading', () => {
       show(load('ViaExt', 'SequencesExt', ['D == <<Len(<<1>>), Cardinality({1}), SumSet({1, 2})>>'])('D')),
     ).toBe('<<1, 1, 3>>');
     // Graphs instantiates Sequences LOCALly: Len is not visible to a module that extends it.
-    const local = () => load('ViaLocal', 'Graphs', ['D == Len(<<1>>)'])('D');
-    expect(local).toThrow(TlaError);
-    expect(local).toThrow(/Unknown operator: `Len'/);
+    let error: unknown;
+    try {
+      load('ViaLocal', 'Graphs', ['D == Len(<<1>>)'])('D');
+    } catch (e) {
+      error = e;
+    }
+    // SANY's semantic error.
+    expect(error).toBeInstanceOf(SanyError);
+    expect((error as SanyError).report).toContain("Unknown operator: `Len'.");
   });
 });
 

@@ -130,3 +130,317 @@ describe('the command line, as TLC takes it (TLC#handleParameters)', () => {
     expect(tlcts('-deadlock')).toEqual({ code: 1, out: `Error: Missing input TLA+ module.\n${usage}` });
   });
 });
+
+/** SANY's lines after a module it could not parse, as TLC prints them (spec: the module's own). */
+const couldNotParse = (module: string, spec = module) =>
+  `\n\nFatal errors while parsing TLA+ spec in file ${spec}\n\ntla2sany.semantic.AbortException\n*** Errors: 1\n\nIn module ${module}\n\nCould not parse module ${module} from file ${spec}.tla\n\n`;
+
+/** A module TLC refuses in SANY's phase: exit 150, SANY's report, then TLC's three lines. */
+function expectSanyRefusal(tlaFile: string, report: string): void {
+  const lines: string[] = [];
+  const { result } = runCheck({
+    tlaFile,
+    cfgFile: tlaFile.replace(/\.tla$/, '.cfg'),
+    out: (l) => lines.push(l),
+  });
+  expect(result.exitCode).toBe(150);
+  expect(lines[0]).toBe(report);
+  expect(lines.slice(1).map((l) => l.replace(/\(.*\)$/, '(…)').replace(/ \d\ds /, ' 00s '))).toEqual([
+    'Starting... (…)',
+    'Error: Parsing or semantic analysis failed.',
+    'Finished in 00s at (…)',
+  ]);
+}
+
+describe('parse errors as SANY reports them (TLAplusParser#msgStackToString), exit 150', () => {
+  const header = (name: string) => `---- MODULE ${name} ----\nEXTENDS Naturals\nVARIABLE x\n`;
+
+  it('a module without its ==== ends at <EOF>: the last character of the file', () => {
+    const file = writeSpec('NoEnd', `${header('NoEnd')}Init == x = 0\nNext == x' = x + 1\n`);
+    expectSanyRefusal(
+      file,
+      '***Parse Error***\nWas expecting "==== or more Module body"\n' +
+        'Encountered "<EOF>" at line 5, column 19 and token "1" \n\n' +
+        'Residual stack trace follows:\nModule definition starting at line 1, column 1.\n' +
+        couldNotParse('NoEnd'),
+    );
+  });
+
+  it('an unclosed ( meets the DEFBREAK SANY puts before the next definition', () => {
+    const file = writeSpec('Paren', `${header('Paren')}Init == (x = 0\nNext == x' = x + 1\n====\n`);
+    expectSanyRefusal(
+      file,
+      '***Parse Error***\nEncountered "Beginning of definition" at line 5, column 1 and token "0" \n\n' +
+        'Residual stack trace follows:\n' +
+        'ExtendableExpr starting at line 4, column 9.\n' +
+        'Expression starting at line 4, column 9.\n' +
+        'Definition starting at line 4, column 1.\n' +
+        'Module body starting at line 3, column 1.\n' +
+        'Module definition starting at line 1, column 1.\n' +
+        couldNotParse('Paren'),
+    );
+  });
+
+  it('a second EXTENDS is where the module body should end', () => {
+    const file = writeSpec('Twice', `${header('Twice')}EXTENDS TLC\nInit == x = 0\nNext == x' = x\n====\n`);
+    expectSanyRefusal(
+      file,
+      '***Parse Error***\nWas expecting "==== or more Module body"\n' +
+        'Encountered "EXTENDS" at line 4, column 1 and token "x" \n\n' +
+        'Residual stack trace follows:\nModule definition starting at line 1, column 1.\n' +
+        couldNotParse('Twice'),
+    );
+  });
+
+  it('a dangling /\\ has no expression: the innermost five productions are shown', () => {
+    const file = writeSpec(
+      'Dangling',
+      `${header('Dangling')}Init == /\\ x = 0\n        /\\\nNext == x' = x\n====\n`,
+    );
+    expectSanyRefusal(
+      file,
+      '***Parse Error***\nEncountered "Beginning of definition" at line 6, column 1 and token "/\\\\" \n\n' +
+        'Residual stack trace follows:\n' +
+        'Expression starting at line 6, column 1.\n' +
+        'Junction Item starting at line 5, column 9.\n' +
+        'AND-OR Junction starting at line 4, column 9.\n' +
+        'ExtendableExpr starting at line 4, column 9.\n' +
+        'Expression starting at line 4, column 9.\n' +
+        couldNotParse('Dangling'),
+    );
+  });
+
+  it('a part of a junction item left of its bullet (JuncItem#checkIndentation)', () => {
+    const file = writeSpec(
+      'Indent',
+      "---- MODULE Indent ----\nVARIABLE x, y\nNext ==\n/\\ x' = 1\n/\\ LET a == 1\nb == 2 + 3\n       IN y' = a + b\n====\n",
+    );
+    expectSanyRefusal(
+      file,
+      '***Parse Error***\n' +
+        'Item at line 6, col 1 to line 6, col 10 of module Indent is not properly indented inside conjunction or  disjunction list item at line 5, col 1 to line 7, col 20 of module Indent\n\n' +
+        'Residual stack trace follows:\n' +
+        'AND-OR Junction starting at line 4, column 1.\n' +
+        'ExtendableExpr starting at line 4, column 1.\n' +
+        'Expression starting at line 4, column 1.\n' +
+        'Definition starting at line 3, column 1.\n' +
+        'Module body starting at line 2, column 1.\n' +
+        couldNotParse('Indent'),
+    );
+  });
+
+  it('lexical errors (TokenMgrError): a character no token starts with, an unended string or comment', () => {
+    const cases = [
+      [
+        'Semicolon',
+        'Init == x = 0 ; 1\n====\n',
+        'Lexical error at line 4, column 15.  Encountered: ";" (59), after : ""',
+      ],
+      [
+        'Unended',
+        'Init == x = "abc\n====\n',
+        'Lexical error at line 4, column 17.  Encountered: "\\n" (10), after : "\\"abc"',
+      ],
+      [
+        'Comment',
+        '(* open\nInit == x = 0\n====\n',
+        'Lexical {error: EOF reached, possibly open comment starting around line 4',
+      ],
+    ] as const;
+    for (const [name, body, message] of cases) {
+      expectSanyRefusal(writeSpec(name, `${header(name)}${body}`), message + couldNotParse(name));
+    }
+  });
+
+  it('a file without a module header: SANY looks for ---- MODULE up to <EOF>', () => {
+    const file = writeSpec('Headless', 'Init == TRUE\n');
+    expectSanyRefusal(
+      file,
+      '***Parse Error***\nWas expecting "---- MODULE (beginning of module)"\n' +
+        'Encountered "<EOF>" at line 1, column 13 and token "" \n\n' +
+        'Residual stack trace follows:\n' +
+        'Begin module starting at line 1, column 13.\n' +
+        'Module definition starting at line 1, column 13.\n' +
+        couldNotParse('Headless'),
+    );
+  });
+
+  it('an error in a module the root extends names that module and its file', () => {
+    const root = writeSpec('Root', '---- MODULE Root ----\nEXTENDS Lib\nInit == TRUE\nNext == TRUE\n====\n');
+    const dir = path.dirname(root);
+    fs.writeFileSync(path.join(dir, 'Lib.tla'), '---- MODULE Lib ----\nF == (1\n====\n');
+    expectSanyRefusal(
+      root,
+      '***Parse Error***\nEncountered "====" at line 3, column 1 and token "1" \n\n' +
+        'Residual stack trace follows:\n' +
+        'ExtendableExpr starting at line 2, column 6.\n' +
+        'Expression starting at line 2, column 6.\n' +
+        'Definition starting at line 2, column 1.\n' +
+        'Module body starting at line 2, column 1.\n' +
+        'Module definition starting at line 1, column 1.\n' +
+        '\n\nFatal errors while parsing TLA+ spec in file Root\n\ntla2sany.semantic.AbortException\n*** Errors: 1\n\nIn module Lib\n\nCould not parse module Lib from file Lib.tla\n\n',
+    );
+  });
+
+  it('a module that cannot be found, and a file named otherwise than its module', () => {
+    const missing = writeSpec('Needs', '---- MODULE Needs ----\nEXTENDS Nowhere\n====\n');
+    const cannotFind =
+      'In module Needs\n\nCannot find source file for module Nowhere imported in module Needs.';
+    expectSanyRefusal(
+      missing,
+      `\nFatal errors while parsing TLA+ spec in file Needs\n\n${cannotFind}\n*** Errors: 1\n\n${cannotFind}\n\n`,
+    );
+    const misnamed = writeSpec('Misnamed', '---- MODULE Other ----\n====\n');
+    const mismatch =
+      "Unknown location\n\nFile name 'Misnamed' does not match the name 'Other' of the top level module it contains.";
+    expectSanyRefusal(
+      misnamed,
+      `\nFatal errors while parsing TLA+ spec in file Misnamed\n\n${mismatch}\n*** Errors: 1\n\n${mismatch}\n\n`,
+    );
+  });
+
+  it('an unknown operator is a semantic error of SANY, at the name', () => {
+    const file = writeSpec('Unknown', `${header('Unknown')}Init == x = 0\nNext == x' = Foo(x)\n====\n`);
+    expectSanyRefusal(
+      file,
+      "Semantic errors:\n\n*** Errors: 1\n\nline 5, col 14 to line 5, col 16 of module Unknown\n\nUnknown operator: `Foo'.\n\n\n",
+    );
+  });
+
+  it("on the command line: SANY's lines, TLC's closing lines and exit 150, never a stack trace", () => {
+    const file = writeSpec('Cli', `${header('Cli')}Init == (x = 0\n====\n`);
+    const { code, out } = tlcts(file);
+    expect(code).toBe(150);
+    expect(out).toContain('***Parse Error***\nEncountered "====" at line 5, column 1 and token "0" \n');
+    expect(out).toMatch(
+      /Could not parse module Cli from file Cli\.tla\n\n\nStarting\.\.\. \(.*\)\nError: Parsing or semantic analysis failed\.\nFinished in/,
+    );
+    expect(out).not.toMatch(/\n\s+at /);
+    const simulated = tlcts(file, '-simulate');
+    expect(simulated.code).toBe(150);
+    expect(simulated.out).toContain('Error: Parsing or semantic analysis failed.\n');
+    expect(simulated.out).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe("TLC's exit codes and words for what it refuses (EC.ExitStatus#errorConstantToExitStatus)", () => {
+  const counter = (name: string, defs: string) =>
+    `---- MODULE ${name} ----\nEXTENDS Naturals\nVARIABLE x\nInit == x = 0\nNext == x' = (x + 1) % 3\n${defs}\n====\n`;
+
+  it('76: an INVARIANT that is not a state predicate, temporal or action (TLC_INVARIANT_VIOLATED_LEVEL)', () => {
+    for (const inv of ['Live', 'Step']) {
+      const { result, text } = check(
+        writeSpec(
+          'Level',
+          counter('Level', "Live == <>(x = 2)\nStep == x' > x"),
+          `INIT Init\nNEXT Next\nINVARIANT ${inv}\n`,
+        ),
+      );
+      expect(result.exitCode).toBe(76);
+      const message = `The invariant ${inv} is not a state predicate (one with no primes or temporal operators).`;
+      expect(result.message).toBe(message);
+      expect(text).toMatch(/^Starting\.\.\. \(.*\)\nError: /);
+      expect(text).toContain(`\nError: ${message}\nFinished in `);
+    }
+  });
+
+  it('75: action composition \\cdot, met in a step', () => {
+    const { result } = check(
+      writeSpec(
+        'Cdot',
+        counter('Cdot', "A == x' = x + 1\nComposed == A \\cdot A"),
+        'INIT Init\nNEXT Composed\n',
+      ),
+    );
+    expect(result.exitCode).toBe(75);
+    expect(result.message).toBe('The current version of TLC does not support action composition.');
+  });
+
+  it('75: EXTENDS Reals, whose / TLC cannot evaluate (Reals.tla\'s CHOOSE over the string "Reals")', () => {
+    const tla = "---- MODULE Div ----\nEXTENDS Reals\nVARIABLE x\nInit == x = 1\nNext == x' = x / 2\n====\n";
+    const { result } = check(writeSpec('Div', tla));
+    expect(result.exitCode).toBe(75);
+    expect(result.message).toBe(
+      'Attempted to compute the value of an expression of form\nCHOOSE x \\in S: P, but S was not enumerable.\nline 17, col 10 to line 17, col 38 of module Reals',
+    );
+    // A specification that only extends it is checked as TLC checks it.
+    const plain = check(
+      writeSpec(
+        'Plain',
+        "---- MODULE Plain ----\nEXTENDS Reals\nVARIABLE x\nInit == x = 1\nNext == x' = x\n====\n",
+      ),
+    );
+    expect(plain.result.exitCode).toBe(0);
+  });
+
+  it('75: an unbounded CHOOSE, when it is evaluated', () => {
+    const { result } = check(writeSpec('Unbounded', counter('Unbounded', 'Some == CHOOSE y : y > x')));
+    expect(result.exitCode).toBe(0);
+    const used = check(
+      writeSpec(
+        'Used',
+        "---- MODULE Used ----\nVARIABLE x\nInit == x = 0\nNext == x' = CHOOSE y : y # x\n====\n",
+      ),
+    );
+    expect(used.result.exitCode).toBe(75);
+    expect(used.result.message).toBe(
+      'TLC attempted to evaluate an unbounded CHOOSE.\nMake sure that the expression is of form CHOOSE x \\in S: P(x).\nline 4, col 14 to line 4, col 29 of module Used',
+    );
+  });
+
+  it('255: a temporal formula evaluated in a predicate (TLC_ENCOUNTERED_FORMULA_IN_PREDICATE)', () => {
+    const { result } = check(
+      writeSpec('InPred', counter('InPred', 'Start == x = 0 /\\ [](x < 3)'), 'INIT Start\nNEXT Next\n'),
+    );
+    expect(result.exitCode).toBe(255);
+    expect(result.message).toBe(
+      'TLC encountered a temporal formula ([]A) when evaluating a predicate or action.\nline 6, col 19 to line 6, col 27 of module InPred',
+    );
+  });
+
+  it('151 and 255: numbers TLC cannot handle, refused before it starts', () => {
+    const real = check(writeSpec('Real', counter('Real', 'Half == 1.5')));
+    expect(real.result.exitCode).toBe(151);
+    expect(real.result.message).toBe(
+      "TLC can't handle real numbers.\nline 6, col 9 to line 6, col 11 of module Real",
+    );
+    const big = check(writeSpec('Big', counter('Big', 'Huge == 2147483648')));
+    expect(big.result.exitCode).toBe(255);
+    expect(big.result.message).toBe(
+      "TLC can't handle a number this big.\nline 6, col 9 to line 6, col 18 of module Big",
+    );
+  });
+
+  it('151: what the configuration asks that the specification does not give (TLC_CONFIG_*)', () => {
+    const cases = [
+      ['NEXT Next\n', 'The configuration file did not specify the initial state predicate.'],
+      ['INIT Init\n', 'The configuration file did not specify the next state predicate.'],
+      [
+        'INIT Init\nNEXT Next\nSPECIFICATION Spec\n',
+        'The configuration file cannot specify both INIT/NEXT and SPECIFICATION fields.',
+      ],
+      [
+        'INIT Init\nNEXT Next\nINVARIANT Nope\n',
+        'The invariant Nope specified in the configuration file\nis not defined in the specification.',
+      ],
+      [
+        'SPECIFICATION Half\n',
+        'TLC cannot handle this conjunct of the spec:\nline 7, col 9 to line 7, col 18 of module Conf',
+      ],
+    ] as const;
+    for (const [cfg, message] of cases) {
+      const { result } = check(
+        writeSpec('Conf', counter('Conf', "Spec == Init /\\ [][Next]_x\nHalf == x' = x + 1"), cfg),
+      );
+      expect({ code: result.exitCode, message: result.message }).toEqual({ code: 151, message });
+    }
+  });
+
+  it('255: a configuration file with a syntax error (ConfigFileException), before TLC starts', () => {
+    const { result, text } = check(
+      writeSpec('BadCfg', counter('BadCfg', ''), 'INIT Init\nNEXT Next\nCONSTANT = 1\n'),
+    );
+    expect(result.exitCode).toBe(255);
+    expect(text).not.toContain('Starting...');
+  });
+});

@@ -688,6 +688,7 @@ describe('STANDARD_MODULES', () => {
   it('maps module names to modules, with TLA+ EXTENDS (LOCAL INSTANCEs export nothing)', () => {
     const extending: { [name: string]: string[] } = {
       Integers: ['Naturals'],
+      Reals: ['Integers'],
       Functions: ['Folds'],
       FiniteSetsExt: ['Integers', 'FiniteSets', 'Folds', 'Functions'],
       SequencesExt: [
@@ -703,7 +704,7 @@ describe('STANDARD_MODULES', () => {
     };
     expect([...STANDARD_MODULES.keys()].sort()).toEqual(
       [
-        ...['Bags', 'FiniteSets', 'Integers', 'Naturals', 'Sequences', 'TLAPS', 'TLC', 'TLCExt'],
+        ...['Bags', 'FiniteSets', 'Integers', 'Naturals', 'Reals', 'Sequences', 'TLAPS', 'TLC', 'TLCExt'],
         ...['Folds', 'Functions', 'FiniteSetsExt', 'SequencesExt', 'Relation', 'Graphs', 'IOUtils', 'Json'],
       ].sort(),
     );

@@ -1,4 +1,5 @@
 /** A TLC model configuration (.cfg), as parsed, before it is bound to a module. */
+import { TlaError } from '../errors.js';
 
 /**
  * A constant value written in a .cfg: TLC accepts integers, strings, booleans, model values and sets of them.
@@ -49,13 +50,14 @@ export interface ModelConfig {
   checkDeadlock?: boolean;
 }
 
-export class CfgError extends Error {
+export class CfgError extends TlaError {
   constructor(
     message: string,
     readonly file: string,
     readonly loc?: CfgLocation,
   ) {
-    super(loc ? `${file}:${loc.line}:${loc.column}: ${message}` : `${file}: ${message}`);
+    // TLC's ConfigFileException codes (CFG_*) have no exit status of their own: 255.
+    super(loc ? `${file}:${loc.line}:${loc.column}: ${message}` : `${file}: ${message}`, 255);
     this.name = 'CfgError';
   }
 }

@@ -215,6 +215,8 @@ class ModelBuilder {
 
   build(): Model {
     const { config } = this;
+    // TLC processes the invariants first (`SpecProcessor#processConfig`).
+    const invariants = config.invariants.map((n) => this.invariant(n));
     const { init, next, fairness } = this.initAndNext();
     const m: Model = {
       config,
@@ -225,9 +227,11 @@ class ModelBuilder {
       assumptions: this.assumptions(),
       init: conjoin(init.map((x) => this.actIn(x, true, false))),
       next: this.actIn(next, false, true),
-      invariants: config.invariants.map((n) => ({ name: n, loc: n, check: this.statePred(this.named(n)) })),
-      constraints: config.constraints.map((n) => this.statePred(this.named(n))),
-      actionConstraints: config.actionConstraints.map((n) => this.actionPred(this.named(n))),
+      invariants,
+      constraints: config.constraints.map((n) => this.statePred(this.named(n, 'constraint'))),
+      actionConstraints: config.actionConstraints.map((n) =>
+        this.actionPred(this.named(n, 'action constraint')),
+      ),
       impliedInits: [],
       impliedActions: [],
       checkDeadlock: this.opts.checkDeadlock ?? config.checkDeadlock ?? true,
@@ -235,22 +239,39 @@ class ModelBuilder {
     for (const p of config.properties) this.property(p, m);
     if (this.temporals.length > 0) m.liveness = this.liveness(fairness);
     if (config.view) {
-      const view = this.valueOf(this.named(config.view));
+      const view = this.valueOf(this.named(config.view, 'view'));
       m.view = (s) => view(s, null);
     }
     if (config.symmetry) m.symmetry = this.symmetry(config.symmetry);
-    if (config.alias) m.alias = this.valueOf(this.named(config.alias));
+    if (config.alias) m.alias = this.valueOf(this.named(config.alias, 'alias'));
     return m;
   }
 
-  private named(name: string): Expr {
-    if (!this.root.names.has(name))
-      throw new TlaError(`The configuration names ${name}, which is not defined.`, 151);
+  /** `name` of the configuration, as an expression; `what` is how TLC's refusal calls it if it is not defined. */
+  private named(name: string, what: string): Expr {
+    if (!this.root.names.has(name)) {
+      throw new TlaError(
+        `The ${what} ${name} specified in the configuration file\nis not defined in the specification.`,
+        151,
+      );
+    }
     return {
       kind: 'Ident',
       name,
       loc: { module: this.root.module.name, line: 0, col: 0, endLine: 0, endCol: 0 },
     };
+  }
+
+  /** An INVARIANT, which must be a state predicate (`SpecProcessor#processConfigInvariants`). */
+  private invariant(name: string): NamedCheck<StatePred> {
+    const e = this.named(name, 'invariant');
+    if (this.levels.of(e, this.scope) > STATE) {
+      throw new TlaError(
+        `The invariant ${name} is not a state predicate (one with no primes or temporal operators).`,
+        76,
+      );
+    }
+    return { name, loc: name, check: this.statePred(e) };
   }
 
   /** A scope of its own for one of the model's expressions: its names get a frame of their own. */
@@ -331,38 +352,56 @@ class ModelBuilder {
    */
   private initAndNext(): { init: Scoped[]; next: Scoped; fairness: Scoped[] } {
     const { config } = this;
-    if (config.init && config.next) {
+    if (config.specification && (config.init || config.next))
+      throw new TlaError(
+        'The configuration file cannot specify both INIT/NEXT and SPECIFICATION fields.',
+        151,
+      );
+    if (!config.specification) {
+      if (!config.init) throw new TlaError(MISSING_INIT, 151);
+      if (!config.next) throw new TlaError(MISSING_NEXT, 151);
       return {
-        init: [{ e: this.named(config.init), scope: this.scope }],
-        next: { e: this.named(config.next), scope: this.scope },
+        init: [{ e: this.named(config.init, 'initial predicate'), scope: this.scope }],
+        next: { e: this.named(config.next, 'next state action'), scope: this.scope },
         fairness: [],
       };
     }
-    if (!config.specification)
-      throw new TlaError('The configuration gives neither SPECIFICATION nor INIT and NEXT.', 151);
     const init: Scoped[] = [];
     const fairness: Scoped[] = [];
     let next: Scoped | undefined;
-    for (const x of this.conjuncts(this.named(config.specification), this.scope)) {
+    for (const x of this.conjuncts(this.named(config.specification, 'name'), this.scope)) {
+      if (x.e.kind === 'TemporalQuant') {
+        throw new TlaError(
+          'TLC does not support temporal existential, nor universal, quantification over state variables.',
+          255,
+        );
+      }
       if (x.e.kind === 'Always' && x.e.expr.kind === 'StepExpr' && x.e.expr.box) {
+        if (next) throw new TlaError(TOO_MANY_NEXT, 151);
         next = { e: x.e.expr.action, scope: x.scope };
         continue;
       }
       const level = this.levels.of(x.e, x.scope);
       if (level <= STATE) init.push(x);
       else if (level < TEMPORAL)
-        throw new TlaError(`TLC cannot handle this conjunct of the spec:\n${locText(x.e)}`, 255);
+        throw new TlaError(`TLC cannot handle this conjunct of the spec:\n${locText(this.unfolded(x))}`, 151);
       else if (x.e.kind === 'Always' && this.levels.of(x.e.expr, x.scope) <= STATE)
-        throw new TlaError(`TLC cannot handle the temporal formula ${locText(x.e)}.`, 255);
+        throw new TlaError(`TLC cannot handle the temporal formula ${locText(x.e.expr)}`, 255);
       else fairness.push(x);
     }
-    if (!next || init.length === 0) {
-      throw new TlaError(
-        `The specification ${config.specification} is not of the form Init /\\ [][Next]_vars /\\ ...`,
-        151,
-      );
-    }
+    if (init.length === 0) throw new TlaError(MISSING_INIT, 151);
+    if (!next) throw new TlaError(MISSING_NEXT, 151);
     return { init, next, fairness };
+  }
+
+  /** A conjunct as TLC's `processConfigSpec` reaches it: a zero-argument definition it names is unfolded. */
+  private unfolded({ e, scope }: Scoped): Expr {
+    for (;;) {
+      const sym = e.kind === 'Ident' ? scope.lookup(e.name) : undefined;
+      if (sym?.k !== 'def' || sym.h.def.kind !== 'OpDef' || sym.h.arity > 0) return e;
+      e = sym.h.def.body;
+      scope = sym.h.scope;
+    }
   }
 
   /**
@@ -407,7 +446,7 @@ class ModelBuilder {
   }
 
   private property(name: string, m: Model): void {
-    let body = this.named(name);
+    let body = this.named(name, 'property');
     // A property naming an instance's definition (e.g. `Refines == Abs!Spec`) is checked through it.
     const sym = this.root.names.get(name);
     if (sym?.k === 'def' && sym.h.def.kind === 'OpDef' && sym.h.arity === 0) body = (sym.h.def as OpDef).body;
@@ -513,12 +552,7 @@ class ModelBuilder {
       fairness,
       properties.map((p) => p.formula),
     );
-    if (!solution) {
-      throw new TlaError(
-        `The temporal properties ${properties.map((p) => p.name).join(', ')} hold in every behaviour: their negation is unsatisfiable.`,
-        77,
-      );
-    }
+    if (!solution) throw new TlaError('Temporal formula is a tautology (its negation is unsatisfiable).', 77);
     const warnings: string[] = [];
     if (config.symmetry) {
       warnings.push(
@@ -547,7 +581,7 @@ class ModelBuilder {
   }
 
   private symmetry(name: string): Permutation[] {
-    const v = this.valueOf(this.named(name))(null, null);
+    const v = this.valueOf(this.named(name, 'symmetry'))(null, null);
     if (!(v instanceof SetValue))
       throw new TlaError(`The symmetry ${name} is not a set of permutations.`, 151);
     const generators = v.toArray().map((p) => {
@@ -620,6 +654,11 @@ function exists(e: Expr, pred: (x: Expr) => boolean): boolean {
   });
   return found;
 }
+
+const MISSING_INIT = 'The configuration file did not specify the initial state predicate.';
+const MISSING_NEXT = 'The configuration file did not specify the next state predicate.';
+const TOO_MANY_NEXT =
+  'The specification contains more than one conjunct of the form [][Next]_v,\nbut TLC can handle only specifications with one next-state relation.';
 
 const TEMPORAL_KINDS = new Set<Expr['kind']>([
   'Always',

@@ -1,5 +1,6 @@
 /** Checking a specification end to end: load, explore, and report in TLC's words. */
-import { TlaError } from '../errors.js';
+import { CfgError } from '../cfg/types.js';
+import { SanyError, TlaError } from '../errors.js';
 import { EvalError } from '../values/errors.js';
 import { FcnValue, show, type Value } from '../values/value.js';
 import type { BuiltinHost } from '../stdlib/builtin.js';
@@ -108,6 +109,29 @@ export async function runCheckParallel(opts: ParallelRunOptions): Promise<RunOut
   }
 }
 
+/**
+ * A specification or configuration TLC refuses before it explores, reported as TLC does: TLC reads the
+ * configuration before SANY parses, says `Starting...` once SANY is done, and always ends with
+ * `Finished in`.
+ */
+export function reportLoadFailure(err: TlaError, start: number, out: (line: string) => void): CheckResult {
+  const seconds = (Date.now() - start) / 1000;
+  if (err instanceof SanyError) out(err.report);
+  if (!(err instanceof CfgError)) out(`Starting... (${tlcDate(start)})`);
+  out(`Error: ${err.message}`);
+  out(`Finished in ${duration(seconds)} at (${tlcDate(Date.now())})`);
+  return {
+    verdict: 'evaluation error',
+    exitCode: err.exitCode,
+    message: err.message,
+    distinctStates: null,
+    generatedStates: null,
+    statesLeftOnQueue: null,
+    depth: null,
+    seconds,
+  };
+}
+
 /** A loaded model and its explorer, and how to report the result; or the outcome of a failed load. */
 function prepare(
   opts: RunOptions,
@@ -128,18 +152,7 @@ function prepare(
     });
   } catch (err) {
     if (!(err instanceof TlaError)) throw err;
-    const result: CheckResult = {
-      verdict: 'evaluation error',
-      exitCode: err.exitCode,
-      message: err.message,
-      distinctStates: null,
-      generatedStates: null,
-      statesLeftOnQueue: null,
-      depth: null,
-      seconds: (Date.now() - start) / 1000,
-    };
-    out(`Error: ${err.message}`);
-    return { result };
+    return { result: reportLoadFailure(err, start, out) };
   }
   out(`Starting... (${tlcDate(start)})`);
   const warn = warningPrinter(out, opts.warnings ?? true);

@@ -4,7 +4,7 @@ import { EvalError } from '../values/errors.js';
 import type { Value } from '../values/value.js';
 import { ROOT_FRAME } from '../eval/runtime.js';
 import { loadModel, type Model } from './model.js';
-import { makeHost } from './run.js';
+import { makeHost, reportLoadFailure } from './run.js';
 import { actionLabel, type TraceState } from './explore.js';
 import { formatTrace } from '../output/format.js';
 
@@ -54,7 +54,14 @@ function initialStates(m: Model): Value[][] {
 /** Returns TLC's exit code: 0, or the code of the first violation found. */
 export function simulate(opts: SimulateOptions): number {
   const { out } = opts;
-  const m = loadModel({ tlaFile: opts.tlaFile, cfgFile: opts.cfgFile, host: makeHost(out, () => ({})) });
+  const start = Date.now();
+  let m: Model;
+  try {
+    m = loadModel({ tlaFile: opts.tlaFile, cfgFile: opts.cfgFile, host: makeHost(out, () => ({})) });
+  } catch (err) {
+    if (!(err instanceof TlaError)) throw err;
+    return reportLoadFailure(err, start, out).exitCode;
+  }
   m.compiler.captureLabels = true;
   out(`Running Random Simulation with seed ${opts.seed}.`);
   const random = rng(opts.seed);

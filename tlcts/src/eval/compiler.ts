@@ -6,7 +6,16 @@
  * next state (or, for Init, of the initial state) as TLC does: `x' = e` assigns an unassigned x',
  * `x' \in S` enumerates S, `\/` and `\E` branch, every other conjunct is a guard.
  */
-import type { Bound, Expr, ExceptPathItem, FcnDef, Loc, OpDef, Unit } from '../syntax/ast.js';
+import {
+  locationText,
+  type Bound,
+  type Expr,
+  type ExceptPathItem,
+  type FcnDef,
+  type Loc,
+  type OpDef,
+  type Unit,
+} from '../syntax/ast.js';
 import {
   EMPTY_SET,
   FcnValue,
@@ -28,7 +37,8 @@ import {
   type Value,
 } from '../values/value.js';
 import { EvalError } from '../values/errors.js';
-import { TlaError } from '../errors.js';
+import { SanyError, TlaError } from '../errors.js';
+import { semanticErrorReport } from '../syntax/sany.js';
 import type { Builtin, BuiltinHost } from '../stdlib/builtin.js';
 import { CORE } from '../stdlib/core.js';
 import { DefHandle, ModInst, Scope, type Sym } from './scope.js';
@@ -64,8 +74,7 @@ export interface ActionLabel {
 const STOP = Symbol('stop');
 
 function locText(e: { loc: Expr['loc'] }): string {
-  const l = e.loc;
-  return `line ${l.line}, col ${l.col} to line ${l.endLine}, col ${l.endCol} of module ${l.module}`;
+  return locationText(e.loc);
 }
 
 /** Attaches e's location to an evaluation error unwinding through it, unless an inner one did. */
@@ -120,10 +129,12 @@ export class Compiler {
     if (sym) return sym;
     const b = CORE.ops.get(name);
     if (b) return { k: 'builtin', b, name };
-    if (UNSUPPORTED_OPERATORS.has(name)) {
-      throw new TlaError(`unsupported: ${UNSUPPORTED_OPERATORS.get(name)} (${name}) at ${locText(e)}`);
-    }
-    throw new TlaError(`Unknown operator: \`${name}' at ${locText(e)}.`);
+    const temporal = TEMPORAL_OPERATORS.get(name);
+    if (temporal) throw temporalInPredicate(temporal, e);
+    // SANY places it at the name (an application `Foo(x)` starts with it).
+    const at =
+      e.kind === 'OpApp' ? { ...e.loc, endLine: e.loc.line, endCol: e.loc.col + name.length - 1 } : e.loc;
+    throw new SanyError(semanticErrorReport(locationText(at), `Unknown operator: \`${name}'.`));
   }
 
   /** Frame of the scope at `level`, reached from a closure running at `from`. */
@@ -598,8 +609,12 @@ export class Compiler {
       case 'Always':
       case 'Eventually':
       case 'LeadsTo':
-      case 'TemporalQuant':
-        throw new TlaError(`unsupported: temporal formula evaluated as a value at ${locText(e)}`);
+      case 'TemporalQuant': {
+        const what = temporalText(e);
+        return () => {
+          throw temporalInPredicate(what, e);
+        };
+      }
     }
   }
 
@@ -678,7 +693,7 @@ export class Compiler {
   /** An operator constant of an instance replaced by an operator of the instantiator. */
   private substOperator(sym: Sym & { k: 'subst' }, e: Expr): Sym {
     if (sym.expr.kind === 'Ident') return this.resolve(sym.expr.name, sym.scope, e);
-    throw new TlaError(`unsupported: operator substitution by an expression at ${locText(e)}`);
+    throw new TlaError(`unsupported: operator substitution by an expression at ${locText(e)}`, 255);
   }
 
   private callDef(h: DefHandle, e: Expr, scope: Scope, args: Expr[], parent: (f: Frame) => Frame): Closure {
@@ -1049,7 +1064,7 @@ export class Compiler {
         return;
       case 'Instance':
         if (d.name) scope.bind(d.name, { k: 'instance', def: d, scope });
-        else throw new TlaError(`unsupported: unnamed INSTANCE inside LET at ${locText(d as never)}`);
+        else throw new TlaError(`unsupported: unnamed INSTANCE inside LET at ${locText(d as never)}`, 255);
         return;
       case 'Declaration' as never:
       default:
@@ -1061,11 +1076,20 @@ export class Compiler {
   binder(bounds: Bound[], scope: Scope, at: Expr): Binder {
     const parts = bounds.map((b) => {
       if (!b.set) {
-        const what =
-          at.kind === 'Choose' ? 'CHOOSE' : at.kind === 'Quant' ? (at.forall ? '\\A' : '\\E') : 'binder';
-        throw new TlaError(
-          `unsupported: unbounded ${what} ${b.names.join(', ')} (TLC needs a bounded form, ${what} x \\in S) at ${locText(at)}`,
-        );
+        if (at.kind !== 'Choose' && at.kind !== 'Quant')
+          throw new TlaError(`unsupported: an unbounded binder at ${locText(at)}`, 255);
+        const what = at.kind === 'Choose' ? 'CHOOSE' : at.forall ? '\\A' : '\\E';
+        // TLC evaluates it, and fails, only when it is reached (`Tool#evalAppl`, OPCODE_uc/ue/uf).
+        return {
+          set: () => {
+            throw new EvalError(
+              `TLC attempted to evaluate an unbounded ${what}.\nMake sure that the expression is of form ${what} x \\in S: P(x).\n${locText(at)}`,
+            );
+          },
+          setExpr: at,
+          slots: b.names.map((n) => scope.bindSlot(n).slot),
+          tuple: false,
+        };
       }
       const set = this.expr(b.set, scope);
       const setExpr = b.set;
@@ -1157,7 +1181,7 @@ export class Compiler {
   private setFilter(e: Expr & { kind: 'SetFilter' }, scope: Scope): Closure {
     const inner = scope.block();
     const bound = e.bound;
-    if (!bound.set) throw new TlaError(`unsupported: unbounded set filter at ${locText(e)}`);
+    if (!bound.set) throw new TlaError(`unsupported: unbounded set filter at ${locText(e)}`, 255);
     const base = this.expr(bound.set, scope);
     const slots = bound.names.map((n) => inner.bindSlot(n).slot);
     const pred = this.expr(e.pred, inner);
@@ -1202,7 +1226,7 @@ export class Compiler {
     // One factor per bound name, except that `<<a, b>> \in S` is one factor whose elements are tuples.
     const factors: { set: Closure; e: Expr; slots: number[]; tuple: boolean }[] = [];
     for (const b of bounds) {
-      if (!b.set) throw new TlaError(`unsupported: function without a domain at ${locText(at)}`);
+      if (!b.set) throw new TlaError(`unsupported: function without a domain at ${locText(at)}`, 255);
       const set = this.expr(b.set, scope);
       const slots = b.names.map((n) => scope.bindSlot(n).slot);
       if (b.tuple) factors.push({ set, e: b.set, slots, tuple: true });
@@ -1964,13 +1988,41 @@ function markSplitConstant(sym: Sym | undefined): void {
   if (sym?.k === 'slot') sym.splitConstant = true;
 }
 
-/** TLA+ operators that TLC does not evaluate either; refused by name. */
-const UNSUPPORTED_OPERATORS = new Map([
-  ['\\cdot', 'action composition'],
-  ['-+->', 'the while-plus operator'],
-  ['\\EE', 'temporal existential quantification'],
-  ['\\AA', 'temporal universal quantification'],
+/** Temporal operators spelled as operator names, and how TLC's message names them. */
+const TEMPORAL_OPERATORS = new Map([
+  ['-+->', 'a -+-> formula'],
+  ['\\EE', '\\EE'],
+  ['\\AA', '\\AA'],
 ]);
+
+/** How TLC's message names the temporal operator of e (`Tool#evalAppl`). */
+function temporalText(
+  e: Extract<Expr, { kind: 'Fair' | 'Always' | 'Eventually' | 'LeadsTo' | 'TemporalQuant' }>,
+): string {
+  switch (e.kind) {
+    case 'Fair':
+      return e.strong ? 'SF' : 'WF';
+    case 'Always':
+      return '[]A';
+    case 'Eventually':
+      return '<>A';
+    case 'LeadsTo':
+      return 'a ~> b';
+    case 'TemporalQuant':
+      return e.forall ? '\\AA' : '\\EE';
+  }
+}
+
+/**
+ * TLC's error for a temporal formula met while evaluating a predicate or action
+ * (TLC_ENCOUNTERED_FORMULA_IN_PREDICATE): it has no exit status of its own, so 255.
+ */
+function temporalInPredicate(what: string, e: Expr): EvalError {
+  return new EvalError(
+    `TLC encountered a temporal formula (${what}) when evaluating a predicate or action.\n${locText(e)}`,
+    255,
+  );
+}
 
 /** Operators that the action compiler treats as guards even when a user module redefines nothing. */
 const BUILTIN_SYNTAX = new Set(['=', '/=', '#', '\\in', '\\notin', '~', '=>', '<=>', '\\equiv', '\\X']);

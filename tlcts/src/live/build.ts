@@ -123,7 +123,6 @@ export class LiveBuilder {
         : `Encountered an action predicate that's not a boolean.\n${where}`;
     const atom: Atom = {
       id: this.atoms.length,
-      where,
       eval: (s, t) => {
         const v = cl(s, t);
         if (typeof v !== 'boolean') throw new EvalError(message);

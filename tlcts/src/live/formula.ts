@@ -16,8 +16,6 @@ const MAX_DISJUNCTS = 2 ** 31 - 1;
 export interface Atom {
   /** Index of the atom among all atoms of the model (a key for cached results). */
   readonly id: number;
-  /** Where the predicate was written, for messages. */
-  readonly where: string;
   /** s: the state; t: its successor (action atoms only). */
   readonly eval: (s: Value[], t: Value[] | null) => boolean;
 }
@@ -77,19 +75,19 @@ export function level(e: Live): number {
   }
 }
 
-/** The first action predicate in e, if any (`containAction`). */
-export function firstAction(e: Live): Atom | undefined {
+/** Whether e has an action predicate (`containAction`). */
+export function containsAction(e: Live): boolean {
   switch (e.k) {
     case 'action':
-      return e.atom;
+      return true;
     case 'bool':
     case 'state':
-      return undefined;
+      return false;
     case 'and':
     case 'or':
-      return e.items.map(firstAction).find((a) => a !== undefined);
+      return e.items.some(containsAction);
     default:
-      return firstAction(e.body);
+      return containsAction(e.body);
   }
 }
 

@@ -11,7 +11,7 @@ import { STATE, TEMPORAL } from './level.js';
 import {
   conj,
   disj,
-  firstAction,
+  containsAction,
   flattenSingle,
   level,
   makeBinary,
@@ -118,12 +118,7 @@ function classify(
       return;
     }
   }
-  const action = firstAction(x);
-  if (action) {
-    throw new TlaError(
-      `Temporal formulas containing actions must be of forms <>[]A or []<>A.\nThe action at ${action.where} is not.`,
-      255,
-    );
-  }
+  if (containsAction(x))
+    throw new TlaError('Temporal formulas containing actions must be of forms <>[]A or []<>A.', 255);
   tfs.push(x);
 }

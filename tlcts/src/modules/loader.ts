@@ -6,7 +6,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Declaration, InstanceDef, Loc, ModuleAst, PathStep, Unit } from '../syntax/ast.js';
 import { parseModules } from '../syntax/parse.js';
-import { TlaError } from '../errors.js';
+import { SanyError, TlaError } from '../errors.js';
+import { sanyAbortReport } from '../syntax/sany.js';
+import { commentEnd } from '../syntax/sany-lexer.js';
 import { DefHandle, ModInst, Scope, type Sym } from '../eval/scope.js';
 import { STANDARD_MODULES } from '../stdlib/index.js';
 import type { BuiltinModule } from '../stdlib/builtin.js';
@@ -41,9 +43,14 @@ export class ModuleLoader {
   /** Variables of the root module, in declaration order. */
   readonly variables: string[] = [];
   readonly main: ModuleAst;
+  /** The specification as TLC names it in SANY's reports: the root file as given, without `.tla`. */
+  readonly spec: string;
 
   constructor(readonly mainFile: string) {
     const dir = path.dirname(mainFile);
+    const base = mainFile.replace(/\.tla$/, '');
+    // TLC runs from the folder of an absolute path (`TLC#handleParameters`).
+    this.spec = path.isAbsolute(base) ? path.basename(base) : base;
     const mainModules = this.parseFile(mainFile);
     this.main = mainModules[0]!;
     // Parse the dependency closure breadth-first, as SANY does.
@@ -60,23 +67,30 @@ export class ModuleLoader {
         }
         const file = path.join(dir, `${dep}.tla`);
         if (fs.existsSync(file)) queue.push(this.parseFile(file)[0]!);
-        else if (!STANDARD_MODULES.has(dep)) {
-          throw new TlaError(`Cannot find source file for module ${dep} imported in module ${m.name}.`, 150);
-        }
+        else if (!STANDARD_MODULES.has(dep)) throw this.missingModule(dep, m.name);
       }
     }
     this.internTokens();
   }
 
+  /** SANY's refusal of a module it cannot find (`ParseUnit`, `ModulePointer`). */
+  private missingModule(name: string, from: string): SanyError {
+    return new SanyError(
+      sanyAbortReport(
+        this.spec,
+        `In module ${from}`,
+        `Cannot find source file for module ${name} imported in module ${from}.`,
+      ),
+    );
+  }
+
   private parseFile(file: string): ModuleAst[] {
     const source = fs.readFileSync(file, 'utf8');
-    const mods = parseModules(source, file);
+    const mods = parseModules(source, file, this.spec);
     const expected = path.basename(file, '.tla');
     if (mods[0]!.name !== expected) {
-      throw new TlaError(
-        `File name ${path.basename(file)} does not match the module name ${mods[0]!.name}.`,
-        150,
-      );
+      const text = `File name '${expected}' does not match the name '${mods[0]!.name}' of the top level module it contains.`;
+      throw new SanyError(sanyAbortReport(this.spec, 'Unknown location', text));
     }
     const register = (m: ModuleAst) => {
       this.modules.set(m.name, m);
@@ -164,7 +178,7 @@ export class ModuleLoader {
     const user = this.modules.get(name);
     if (user) return this.build(user, level, provider, cache).exported;
     if (std) return builtinNames(std);
-    throw new TlaError(`Cannot find source file for module ${name} imported in module ${from.name}.`, 150);
+    throw this.missingModule(name, from.name);
   }
 
   private addUnit(
@@ -275,7 +289,7 @@ export class ModuleLoader {
     const target = this.modules.get(def.module);
     if (target) return { ...this.build(target, paramScope.level, provider, new Map()), paramScope };
     const std = STANDARD_MODULES.get(def.module);
-    if (!std) throw new TlaError(`Cannot find source file for module ${def.module}.`, 150);
+    if (!std) throw this.missingModule(def.module, def.loc.module);
     const inst = new ModInst(
       { kind: 'Module', name: def.module, extends: [], units: [], loc: def.loc },
       paramScope.level,
@@ -346,20 +360,8 @@ function tokens(src: string): { identifiers: string[]; literals: string[] } {
   let m: RegExpExecArray | null;
   while ((m = re.exec(src))) {
     const t = m[0];
-    if (t === '(*') {
-      let depth = 1;
-      let i = re.lastIndex;
-      while (depth > 0 && i < src.length) {
-        if (src.startsWith('(*', i)) {
-          depth++;
-          i += 2;
-        } else if (src.startsWith('*)', i)) {
-          depth--;
-          i += 2;
-        } else i++;
-      }
-      re.lastIndex = i;
-    } else if (t.startsWith('\\*')) continue;
+    if (t === '(*') re.lastIndex = commentEnd(src, m.index) ?? src.length;
+    else if (t.startsWith('\\*')) continue;
     else if (t.startsWith('"')) literals.push(JSON.parse(t.replace(/\\([^"\\nrtf])/g, '$1')) as string);
     else identifiers.push(t);
   }

@@ -2,6 +2,7 @@
 import { FcnValue, ModelValue, Record, SetValue, Tuple, show, type Value } from '../values/value.js';
 import type { CheckResult, StepLabel, TraceState } from '../check/explore.js';
 import { ppr } from '../values/ppr.js';
+import { locationText } from '../syntax/ast.js';
 
 /** Java's String.hashCode. */
 function javaHash(s: string): number {
@@ -24,14 +25,10 @@ export function formatState(vars: readonly string[], s: readonly Value[]): strin
   return order.map((i) => `/\\ ${vars[i]} = ${ppr(show(s[i]!))}`).join('\n');
 }
 
-function locText(l: NonNullable<StepLabel['loc']>): string {
-  return `line ${l.line}, col ${l.col} to line ${l.endLine}, col ${l.endCol} of module ${l.module}`;
-}
-
 export function formatLabel(a: StepLabel | undefined): string {
   if (!a) return '<Initial predicate>';
   const params = a.params.length > 0 ? `(${a.params.map(([, v]) => show(v)).join(',')})` : '';
-  return `<${a.name}${params}${a.loc ? ' ' + locText(a.loc) : ''}>`;
+  return `<${a.name}${params}${a.loc ? ' ' + locationText(a.loc) : ''}>`;
 }
 
 export function formatTrace(vars: readonly string[], trace: readonly TraceState[]): string {

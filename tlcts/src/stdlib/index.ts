@@ -14,6 +14,7 @@ import { INTEGERS } from './integers.js';
 import { IOUTILS } from './ioutils.js';
 import { JSON_MODULE } from './json.js';
 import { NATURALS } from './naturals.js';
+import { REALS } from './reals.js';
 import { RELATION } from './relation.js';
 import { SEQUENCES } from './sequences.js';
 import { SEQUENCESEXT } from './sequencesext.js';
@@ -25,7 +26,7 @@ export { CORE };
 
 export const STANDARD_MODULES: ReadonlyMap<string, BuiltinModule> = new Map(
   [
-    ...[NATURALS, INTEGERS, SEQUENCES, FINITESETS, BAGS, TLC, TLCEXT, TLAPS],
+    ...[NATURALS, INTEGERS, REALS, SEQUENCES, FINITESETS, BAGS, TLC, TLCEXT, TLAPS],
     ...[FOLDS, FUNCTIONS, FINITESETSEXT, SEQUENCESEXT, RELATION, GRAPHS, IOUTILS, JSON_MODULE],
   ].map((m) => [m.name, m]),
 );

@@ -8,6 +8,11 @@ export interface Loc {
   endCol: number;
 }
 
+/** SANY's text of a location: `line 3, col 9 to line 3, col 20 of module M`. */
+export function locationText(l: Loc): string {
+  return `line ${l.line}, col ${l.col} to line ${l.endLine}, col ${l.endCol} of module ${l.module}`;
+}
+
 /** `x \in S`, `x, y \in S` or `<<x, y>> \in S`; `set` is absent for unbounded binders. */
 export interface Bound {
   names: string[];

@@ -1,21 +1,24 @@
 /** Front end: TLA+ source → ModuleAst, using the tree-sitter-tlaplus grammar. */
 import Parser from 'tree-sitter';
 import TlaPlus from '@tlaplus/tree-sitter-tlaplus';
-import type {
-  Bound,
-  Declaration,
-  ExceptPathItem,
-  Expr,
-  ExprBody,
-  InstanceDef,
-  Loc,
-  ModuleAst,
-  OpDef,
-  Param,
-  PathStep,
-  Unit,
+import {
+  locationText,
+  type Bound,
+  type Declaration,
+  type ExceptPathItem,
+  type Expr,
+  type ExprBody,
+  type InstanceDef,
+  type Loc,
+  type ModuleAst,
+  type OpDef,
+  type Param,
+  type PathStep,
+  type Unit,
 } from './ast.js';
-import { TlaError } from '../errors.js';
+import path from 'node:path';
+import { SanyError, TlaError } from '../errors.js';
+import { fatalParsingReport, sanySyntaxError } from './sany.js';
 
 type Node = Parser.SyntaxNode;
 
@@ -132,30 +135,33 @@ function parser(): Parser {
   return sharedParser;
 }
 
-/** Parses every module of a file; the first is the file's main module. */
-export function parseModules(source: string, file: string): ModuleAst[] {
+/**
+ * Parses every module of a file; the first is the file's main module. A file SANY would refuse is
+ * refused with SANY's report; `spec` is the specification as TLC names it in that report.
+ */
+export function parseModules(source: string, file: string, spec: string): ModuleAst[] {
   // tree-sitter's JS binding reads long inputs in chunks; a callback keeps it exact for any size.
   const tree = parser().parse((index) => source.slice(index, index + 8192));
   const root = tree.rootNode;
   const modules = kids(root).filter((n) => n.type === 'module');
-  if (modules.length === 0) throw new TlaError(`${file}: no TLA+ module found`);
-  const firstError = findError(root);
-  if (firstError) {
-    const p = firstError.startPosition;
-    const name = modules[0]!.childForFieldName('name')?.text ?? file;
-    throw new TlaError(
-      `Parse error in module ${name} (${file}) at line ${p.row + 1}, column ${p.column + 1}: ` +
-        `unexpected ${JSON.stringify(firstError.text.slice(0, 40))}`,
+  if (root.hasError || modules.length === 0) {
+    // SANY names the module after its file, whatever the header says.
+    const module = path.basename(file, '.tla');
+    const at = firstError(root)?.startPosition ?? { row: 0, column: 0 };
+    const message = sanySyntaxError(source, module, { line: at.row + 1, col: at.column + 1 });
+    const fileName = path.join(path.dirname(spec), `${module}.tla`);
+    throw new SanyError(
+      `${message}\n${fatalParsingReport(spec, 'tla2sany.semantic.AbortException', `In module ${module}`, `Could not parse module ${module} from file ${fileName}`)}`,
     );
   }
   return modules.map((m) => new Converter(m.childForFieldName('name')!.text).module(m));
 }
 
-function findError(n: Node): Node | undefined {
+function firstError(n: Node): Node | undefined {
   if (!n.hasError) return undefined;
   if (n.type === 'ERROR' || n.isMissing) return n;
   for (const c of n.children) {
-    const e = findError(c);
+    const e = firstError(c);
     if (e) return e;
   }
   return n;
@@ -188,7 +194,7 @@ class Converter {
 
   unsupported(n: Node, what: string): never {
     const l = this.loc(n);
-    throw new TlaError(`unsupported: ${what} at line ${l.line}, col ${l.col} of module ${l.module}`);
+    throw new TlaError(`unsupported: ${what} at line ${l.line}, col ${l.col} of module ${l.module}`, 255);
   }
 
   module(n: Node): ModuleAst {
@@ -378,7 +384,8 @@ class Converter {
         return this.mk(n, { kind: 'Num', value: this.integer(n, digits, radix) });
       }
       case 'real_number':
-        return this.unsupported(n, 'real number');
+        // TLC refuses every decimal of the specification before it starts (`SpecProcessor#processConstants`).
+        throw new TlaError(`TLC can't handle real numbers.\n${locationText(this.loc(n))}`, 151);
       case 'string':
         return this.mk(n, { kind: 'Str', value: unescape(n.text.slice(1, -1)) });
       case 'boolean':
@@ -611,7 +618,9 @@ class Converter {
 
   integer(n: Node, digits: string, radix: number): number {
     const v = parseInt(digits, radix);
-    if (!Number.isSafeInteger(v)) this.unsupported(n, `integer literal ${n.text} (too large)`);
+    // TLC's numerals are Java ints (`SpecProcessor#processConstants`: TLC_INTEGER_TOO_BIG, exit 255).
+    if (v > 2 ** 31 - 1)
+      throw new TlaError(`TLC can't handle a number this big.\n${locationText(this.loc(n))}`, 255);
     return v;
   }
 
