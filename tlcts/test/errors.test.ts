@@ -3,13 +3,14 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runCheck } from '../src/check/run.js';
 import { corpusDir } from './support/corpus.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const corpus = corpusDir();
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tlcts-errors-'));
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 function tlcts(...args: string[]): { code: number; out: string } {
   const r = spawnSync(process.execPath, [path.join(root, 'tlcts/bin/tlcts.js'), ...args], {
