@@ -56,7 +56,7 @@ import { leastLoaded } from '../impl/dispatch/ranking.js';
 import { StoreCode } from '../impl/store/codes.js';
 import { Protocol } from '../impl/store/schema.js';
 import { cellKeys } from '../impl/store/keys.js';
-import { type RedisClient, type ScriptCall, readReply, scripts } from '../impl/store/scripts.js';
+import { type RedisClient, readReply, scripts } from '../impl/store/scripts.js';
 import * as steps from '../impl/store/steps.js';
 import { type ControllerSnapshot, InferController, WorkEntry } from '../gpu-worker/controller.js';
 import { MediaSink } from '../gpu-worker/media/sink.js';
@@ -324,11 +324,11 @@ export class Adapter {
     const cell = this.cell;
     const now = this.clock;
     const calls = {
-      gen: sessions.map((session) => steps.build.readGen({ cell, session })),
+      gen: sessions.map((session) => steps.readGen.build({ cell, session })),
       released: sessions.map((session) =>
-        steps.build.readRelease({ cell, session, fromSeq: Number.MAX_SAFE_INTEGER }),
+        steps.readRelease.build({ cell, session, fromSeq: Number.MAX_SAFE_INTEGER }),
       ),
-      worker: workers.map((worker) => steps.build.readWorker({ cell, worker, now })),
+      worker: workers.map((worker) => steps.readWorker.build({ cell, worker, now })),
     };
     const sha = await scriptShas(this.store.redis);
     const p = this.store.redis.pipeline();
@@ -702,7 +702,7 @@ export class Adapter {
   }
 }
 
-const READ_STEPS: ScriptCall<unknown>['step'][] = ['readGen', 'readRelease', 'readWorker'];
+const READ_STEPS = [steps.readGen, steps.readRelease, steps.readWorker].map((s) => s.stepName);
 const loadedShas = new WeakMap<RedisClient, Promise<Map<string, string>>>();
 
 /** The SHA-1 of each read step's script, loaded on the server (once per client). */

@@ -1,7 +1,8 @@
 /**
  * Starting DHSched's processes: each is a separate Node process that writes one `Ready` line to stdout
  * once it serves (impl/common/process.ts). Run from source (tests, tsx) it starts the .ts entry through
- * tsx; run from dist/ it starts the compiled .js.
+ * tsx; run from dist/ it starts the compiled .js. $DHSCHED_NODE_ARGS adds Node flags to each (profiling:
+ * `DHSCHED_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR"`, which NODE_OPTIONS does not allow).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -52,7 +53,8 @@ export async function spawnProcess(
   args: string[],
   options: SpawnOptions = {},
 ): Promise<ProcessHandle> {
-  const child = spawn(process.execPath, [...entryCommand(role), ...args], {
+  const nodeArgs = (process.env['DHSCHED_NODE_ARGS'] ?? '').split(/\s+/).filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, ...entryCommand(role), ...args], {
     cwd: fromSource ? root : path.resolve(root, '..'),
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -48,7 +48,21 @@ export interface CellKeys {
   readonly sessions: string;
 }
 
+const byCell = new Map<string, CellKeys>();
+/** Cells whose keys are kept made; past it the cache starts over (a client may name any cell). */
+const CACHED_CELLS = 1024;
+
+/** The keys of a cell, made once per cell: every step call needs them. */
 export function cellKeys(cell: string): CellKeys {
+  let keys = byCell.get(cell);
+  if (!keys) {
+    if (byCell.size >= CACHED_CELLS) byCell.clear();
+    byCell.set(cell, (keys = keysOf(cell)));
+  }
+  return keys;
+}
+
+function keysOf(cell: string): CellKeys {
   const prefix = `dh:{${cell}}:`;
   return {
     cell,

@@ -478,9 +478,9 @@ describe('the runner', () => {
   it('queues built calls on a pipeline; readReply turns each reply into its result or refusal', async () => {
     const c = await withSession();
     const calls = [
-      steps.build.appendInput({ cell: f.cell, session: 's1', requestId: 'r1', text: 'a' }),
-      steps.build.appendInput({ cell: f.cell, session: 's9', requestId: 'r1', text: 'a' }),
-      steps.build.appendInput({ cell: f.cell, session: 's1', requestId: 'r2', text: 'b' }),
+      steps.appendInput.build({ cell: f.cell, session: 's1', requestId: 'r1', text: 'a' }),
+      steps.appendInput.build({ cell: f.cell, session: 's9', requestId: 'r1', text: 'a' }),
+      steps.appendInput.build({ cell: f.cell, session: 's1', requestId: 'r2', text: 'b' }),
     ];
     const p = f.redis.pipeline();
     for (const call of calls) queueCall(p, call);

@@ -1,12 +1,12 @@
 /**
- * One typed function per store step. Each validates its input, builds KEYS and ARGV (`build`, usable on
- * its own with a pipeline), runs the step's Lua script, and turns a refusal into a StoreError. With
- * `waitReplicas` > 0 a mutating step is acknowledged only once that many replicas have it (Redis WAIT,
- * sent in the same round trip): the spec's StoreMode "wait".
+ * One typed function per store step, each from one declaration (`step`): it validates its input, builds
+ * KEYS and ARGV (`<step>.build`, usable on its own with a pipeline), runs the step's Lua script, and turns
+ * a refusal into a StoreError. With `waitReplicas` > 0 a mutating step is acknowledged only once that
+ * many replicas have it (Redis WAIT, sent in the same round trip): the spec's StoreMode "wait".
  */
 import { z } from 'zod';
 import { StoreCode, storeError } from './codes.js';
-import { cellKeys } from './keys.js';
+import { type CellKeys, cellKeys } from './keys.js';
 import {
   AckStreamInput,
   AdmitCommitInput,
@@ -32,6 +32,7 @@ import {
 import {
   type RedisClient,
   type ScriptCall,
+  type Step,
   defineScripts,
   queueCall,
   readReply,
@@ -146,15 +147,9 @@ export interface PlacedSession {
 const Int = z.number().int();
 const Str = z.string();
 const Bit = z.union([z.literal(0), z.literal(1)]);
-
-function call<T>(
-  step: ScriptCall<T>['step'],
-  keys: string[],
-  args: (string | number)[],
-  reply: z.ZodType<T>,
-) {
-  return { step, keys, args, parse: (r: unknown) => reply.parse(r) } satisfies ScriptCall<T>;
-}
+const Positive = Int.positive();
+const NonNegative = Int.nonnegative();
+const PhaseOf = z.enum(['assigned', 'claimed', 'closed']);
 
 function validate<S extends z.ZodTypeAny>(schema: S, input: unknown, step: string): z.output<S> {
   const r = schema.safeParse(input);
@@ -165,186 +160,57 @@ function validate<S extends z.ZodTypeAny>(schema: S, input: unknown, step: strin
   return r.data;
 }
 
-/** KEYS and ARGV of each step, from validated input. */
-export const build = {
-  registerWorker(i: z.output<typeof RegisterWorkerInput>) {
-    const k = cellKeys(i.cell);
-    return call(
-      'registerWorker',
-      [
-        k.lease(i.worker),
-        k.cap(i.worker),
-        k.tokens(i.worker),
-        k.stream(i.worker),
-        k.draining,
-        k.placed(i.worker),
-        k.workers,
-        k.load(i.worker),
-      ],
-      [i.worker, i.cap, i.now, i.ttlMs, i.addr, k.prefix],
-      z.tuple([Int.positive(), Int.nonnegative()]),
-    );
-  },
-  renewLease(i: z.output<typeof RenewLeaseInput>) {
-    const k = cellKeys(i.cell);
-    return call('renewLease', [k.lease(i.worker)], [i.incarnation, i.now, i.ttlMs, k.prefix, i.worker], Int);
-  },
-  admitCommit(i: z.output<typeof AdmitCommitInput>) {
-    const k = cellKeys(i.cell);
-    const w = i.target;
-    return call(
-      'admitCommit',
-      [
-        k.gen(i.session),
-        k.tokens(w),
-        k.cap(w),
-        k.lease(w),
-        k.stream(w),
-        k.draining,
-        k.sessions,
-        k.placed(w),
-        k.placed(i.expected?.worker ?? w),
-        k.config,
-        k.audit,
-      ],
-      [i.session, w, i.expected?.worker ?? '', i.expected?.epoch ?? 0, i.now],
-      Int.positive(),
-    );
-  },
-  claim(i: z.output<typeof RuntimeStepInput>, protocol: Protocol) {
-    const k = cellKeys(i.cell);
-    return call(
-      'claim',
-      [k.gen(i.session), k.tokens(i.worker), k.lease(i.worker)],
-      [i.session, i.worker, i.epoch, protocol, k.prefix, i.incarnation],
-      Bit,
-    );
-  },
-  releaseInput(i: z.output<typeof ReleaseInputInput>, protocol: Protocol) {
-    const k = cellKeys(i.cell);
-    return call(
-      'releaseInput',
-      [k.gen(i.session), k.rel(i.session), k.log(i.session), k.text(i.session), k.config, k.audit],
-      [i.worker, i.epoch, i.seq, protocol, i.session, i.incarnation],
-      z.tuple([Str, Str, Int.positive()]),
-    );
-  },
-  appendInput(i: z.output<typeof AppendInputInput>) {
-    const k = cellKeys(i.cell);
-    return call(
-      'appendInput',
-      [k.gen(i.session), k.log(i.session), k.req(i.session), k.text(i.session), k.rel(i.session)],
-      [i.requestId, i.text, k.streamPrefix, i.session, k.prefix, i.maxQueued ?? 0],
-      z.tuple([Int.positive(), Bit, Str, Int.positive()]),
-    );
-  },
-  teardown(i: z.output<typeof GenerationInput>) {
-    const k = cellKeys(i.cell);
-    return call('teardown', [k.tokens(i.worker)], [i.session, i.epoch, i.worker, k.prefix], Bit);
-  },
-  closeSession(i: z.output<typeof SessionInput>) {
-    const k = cellKeys(i.cell);
-    return call(
-      'closeSession',
-      [k.gen(i.session), k.sessions, k.config, k.audit],
-      [i.session, k.placedPrefix],
-      Int.positive(),
-    );
-  },
-  drain(i: z.output<typeof WorkerInput>) {
-    const k = cellKeys(i.cell);
-    return call('drain', [k.lease(i.worker), k.draining], [i.worker, k.prefix], Bit);
-  },
-  undrain(i: z.output<typeof WorkerInput>) {
-    const k = cellKeys(i.cell);
-    return call('undrain', [k.lease(i.worker), k.draining], [i.worker, k.prefix], Bit);
-  },
-  readGen(i: z.output<typeof ReadGenInput>) {
-    const k = cellKeys(i.cell);
-    const by = i.tracedAs;
-    return call(
-      'readGen',
-      [k.gen(i.session)],
-      by === undefined
-        ? ['', i.session, '', '', 0]
-        : by === 'plan'
-          ? [k.prefix, i.session, 'plan', '', 0]
-          : [k.prefix, i.session, 'fence', by.worker, by.epoch],
-      z.tuple([Str, Int.positive(), z.enum(['assigned', 'claimed', 'closed'])]),
-    );
-  },
-  readGens(i: z.output<typeof ReadGensInput>) {
-    const k = cellKeys(i.cell);
-    return call(
-      'readGens',
-      [k.config],
-      [k.genPrefix, ...i.sessions],
-      // readGens checks each triple (a union here would try, and fail, Str on every number)
-      z.array(z.unknown()).length(i.sessions.length * 3),
-    );
-  },
-  readRelease(i: z.output<typeof ReadReleaseInput>) {
-    const k = cellKeys(i.cell);
-    return call(
-      'readRelease',
-      [k.rel(i.session), k.log(i.session), k.text(i.session)],
-      [i.fromSeq, i.tracedAs ? k.prefix : '', i.session, i.tracedAs?.worker ?? '', i.tracedAs?.epoch ?? 0],
-      z.tuple([Int.nonnegative(), Str, Int.nonnegative(), z.array(Str), z.array(Str), Int.nonnegative()]),
-    );
-  },
-  readWorker(i: z.output<typeof ReadWorkerInput>) {
-    const k = cellKeys(i.cell);
-    return call(
-      'readWorker',
-      [k.lease(i.worker), k.cap(i.worker), k.tokens(i.worker), k.draining],
-      [i.worker, i.now],
-      z.tuple([Int.positive(), Int, Bit, Int.positive(), Bit, z.array(Str), Str]),
-    );
-  },
-  publishLoad(i: z.output<typeof PublishLoadInput>) {
-    const k = cellKeys(i.cell);
-    return call(
-      'publishLoad',
-      [k.lease(i.worker), k.load(i.worker)],
-      [i.incarnation, i.runtimes, i.queued, i.now],
-      z.literal(1),
-    );
-  },
-  ackStream(i: z.output<typeof AckStreamInput>) {
-    const k = cellKeys(i.cell);
-    return call('ackStream', [k.stream(i.worker)], [i.id], Int.nonnegative());
-  },
-  readLoadView(i: z.output<typeof ReadLoadViewInput>) {
-    const k = cellKeys(i.cell);
-    return call(
-      'readLoadView',
-      [k.workers],
-      [k.prefix, i.now],
-      z.array(z.tuple([Str, Int, Int, Bit, Int, Int, Bit, Int, Str, Int, Int, Int])),
-    );
-  },
-  readPlaced(i: z.output<typeof ReadPlacedInput>) {
-    const k = cellKeys(i.cell);
-    return call(
-      'readPlaced',
-      [k.placed(i.worker)],
-      [k.genPrefix, i.tracedAs ? k.prefix : ''],
-      z.array(z.union([Str, Int])),
-    );
-  },
-  configureCell(i: z.output<typeof ConfigureCellInput>) {
-    return call('configureCell', [cellKeys(i.cell).config], [i.audit ? 1 : 0, i.trace ? 1 : 0], z.literal(1));
-  },
-  readSessions(i: z.output<typeof ReadSessionsInput>) {
-    const k = cellKeys(i.cell);
-    return call(
-      'readSessions',
-      [k.sessions],
-      [i.cursor, i.count, k.genPrefix],
-      z.tuple([Str, z.array(z.union([Str, Int]))]),
-    );
-  },
-};
+/**
+ * One store step, declared once: the script it runs (lua/<name>-<keys>.lua), its input, the KEYS and ARGV
+ * built from the validated input, the reply's schema and what the caller gets. `writes`: a mutating step,
+ * acknowledged after WAIT when the store waits for replicas.
+ */
+interface StepDeclaration<S extends z.ZodTypeAny, R, T> {
+  name: Step;
+  input: S;
+  writes: boolean;
+  keys(i: z.output<S>, k: CellKeys): string[];
+  args(i: z.output<S>, k: CellKeys, protocol: Protocol): (string | number)[];
+  reply: z.ZodType<R, z.ZodTypeDef, unknown>;
+  result(reply: R, i: z.output<S>): T;
+  /** A refusal that is an answer (readGen's NO_SESSION: no generation), and what it answers. */
+  answers?: { code: StoreCode; result: T };
+}
+
+/** A declared step: run it with `step(store, args)`; `build` gives its KEYS and ARGV alone (for a pipeline). */
+export interface StoreStep<S extends z.ZodTypeAny, R, T> {
+  (store: Store, args: z.input<S>): Promise<T>;
+  readonly stepName: Step;
+  build(args: z.input<S>, protocol?: Protocol): ScriptCall<R>;
+}
+
+/** Every declared step, in declaration order (the scripts must be exactly these). */
+export const declaredSteps: StoreStep<z.ZodTypeAny, unknown, unknown>[] = [];
+
+function step<S extends z.ZodTypeAny, R, T>(d: StepDeclaration<S, R, T>): StoreStep<S, R, T> {
+  const parse = (reply: unknown) => d.reply.parse(reply);
+  const callOf = (i: z.output<S>, protocol: Protocol): ScriptCall<R> => {
+    const k = cellKeys(i.cell as string);
+    return { step: d.name, keys: d.keys(i, k), args: d.args(i, k, protocol), parse };
+  };
+  const run = async (store: Store, args: z.input<S>): Promise<T> => {
+    const i = validate(d.input, args, d.name);
+    const c = callOf(i, store.protocol);
+    if (d.answers) {
+      const raw = await runCall(store.redis, c);
+      if (raw === d.answers.code) return d.answers.result;
+      return d.result(readReply(c, raw), i);
+    }
+    return d.result(await (d.writes ? write(store, c) : send(store, c)), i);
+  };
+  const declared = Object.assign(run, {
+    stepName: d.name,
+    build: (args: z.input<S>, protocol: Protocol = 'dhsched') =>
+      callOf(validate(d.input, args, d.name), protocol),
+  });
+  declaredSteps.push(declared as unknown as StoreStep<z.ZodTypeAny, unknown, unknown>);
+  return declared;
+}
 
 /** Runs a step in one round trip. */
 async function send<T>(store: Store, c: ScriptCall<T>): Promise<T> {
@@ -374,123 +240,226 @@ async function write<T>(store: Store, c: ScriptCall<T>): Promise<T> {
  * Register(w): a new incarnation of the worker, which takes back the sessions still placed on it as
  * new generations; returns the incarnation, when its lease expires and how many sessions it took back.
  */
-export async function registerWorker(
-  store: Store,
-  args: RegisterWorkerArgs,
-): Promise<{ incarnation: number; expiresAt: number; adopted: number }> {
-  const i = validate(RegisterWorkerInput, args, 'registerWorker');
-  const [incarnation, adopted] = await write(store, build.registerWorker(i));
-  return { incarnation, expiresAt: i.now + i.ttlMs, adopted };
-}
+export const registerWorker = step({
+  name: 'registerWorker',
+  input: RegisterWorkerInput,
+  writes: true,
+  keys: (i, k) => [
+    k.lease(i.worker),
+    k.cap(i.worker),
+    k.tokens(i.worker),
+    k.stream(i.worker),
+    k.draining,
+    k.placed(i.worker),
+    k.workers,
+    k.load(i.worker),
+  ],
+  args: (i, k) => [i.worker, i.cap, i.now, i.ttlMs, i.addr, k.prefix],
+  reply: z.tuple([Positive, NonNegative]),
+  result: ([incarnation, adopted], i) => ({ incarnation, expiresAt: i.now + i.ttlMs, adopted }),
+});
 
 /** Keeps one incarnation's lease live; returns the new expiry. */
-export async function renewLease(store: Store, args: RenewLeaseArgs): Promise<{ expiresAt: number }> {
-  const i = validate(RenewLeaseInput, args, 'renewLease');
-  return { expiresAt: await write(store, build.renewLease(i)) };
-}
+export const renewLease = step({
+  name: 'renewLease',
+  input: RenewLeaseInput,
+  writes: true,
+  keys: (i, k) => [k.lease(i.worker)],
+  args: (i, k) => [i.incarnation, i.now, i.ttlMs, k.prefix, i.worker],
+  reply: Int,
+  result: (expiresAt) => ({ expiresAt }),
+});
 
 /** Commit(d): admit on the target and commit the next generation; returns its epoch. */
-export async function admitCommit(store: Store, args: AdmitCommitArgs): Promise<{ epoch: number }> {
-  const i = validate(AdmitCommitInput, args, 'admitCommit');
-  return { epoch: await write(store, build.admitCommit(i)) };
-}
+export const admitCommit = step({
+  name: 'admitCommit',
+  input: AdmitCommitInput,
+  writes: true,
+  keys: (i, k) => [
+    k.gen(i.session),
+    k.tokens(i.target),
+    k.cap(i.target),
+    k.lease(i.target),
+    k.stream(i.target),
+    k.draining,
+    k.sessions,
+    k.placed(i.target),
+    k.placed(i.expected?.worker ?? i.target),
+    k.config,
+    k.audit,
+  ],
+  args: (i) => [i.session, i.target, i.expected?.worker ?? '', i.expected?.epoch ?? 0, i.now],
+  reply: Positive,
+  result: (epoch) => ({ epoch }),
+});
 
 /** Claim(w, s, e): 'claimed' starts the runtime; 'stale' means its token was freed and nothing starts. */
-export async function claim(store: Store, args: RuntimeStepArgs): Promise<'claimed' | 'stale'> {
-  const i = validate(RuntimeStepInput, args, 'claim');
-  return (await write(store, build.claim(i, store.protocol))) === 1 ? 'claimed' : 'stale';
-}
+export const claim = step({
+  name: 'claim',
+  input: RuntimeStepInput,
+  writes: true,
+  keys: (i, k) => [k.gen(i.session), k.tokens(i.worker), k.lease(i.worker)],
+  args: (i, k, protocol) => [i.session, i.worker, i.epoch, protocol, k.prefix, i.incarnation],
+  reply: Bit,
+  result: (claimed): 'claimed' | 'stale' => (claimed === 1 ? 'claimed' : 'stale'),
+});
 
 /**
  * ReleaseInput(w, s, e): revalidate and release input seq; LOST_AUTHORITY means stop the runtime.
  * `appended` is the log's length: more than seq means the next input is already waiting.
  */
-export async function releaseInput(
-  store: Store,
-  args: ReleaseInputArgs,
-): Promise<Input & { appended: number }> {
-  const i = validate(ReleaseInputInput, args, 'releaseInput');
-  const [requestId, text, appended] = await write(store, build.releaseInput(i, store.protocol));
-  return { seq: i.seq, requestId, text, appended };
-}
+export const releaseInput = step({
+  name: 'releaseInput',
+  input: ReleaseInputInput,
+  writes: true,
+  keys: (i, k) => [
+    k.gen(i.session),
+    k.rel(i.session),
+    k.log(i.session),
+    k.text(i.session),
+    k.config,
+    k.audit,
+  ],
+  args: (i, _k, protocol) => [i.worker, i.epoch, i.seq, protocol, i.session, i.incarnation],
+  reply: z.tuple([Str, Str, Positive]),
+  result: ([requestId, text, appended], i): Input & { appended: number } => ({
+    seq: i.seq,
+    requestId,
+    text,
+    appended,
+  }),
+});
 
 /**
  * PushText(s, r): append once per request id; a retry returns the first seq. Names the owner, whose work
  * stream has the entry. A new input is refused QUEUE_FULL while `maxQueued` inputs are not released.
  */
-export async function appendInput(
-  store: Store,
-  args: AppendInputArgs,
-): Promise<{ seq: number; duplicate: boolean; owner: { worker: string; epoch: number } }> {
-  const i = validate(AppendInputInput, args, 'appendInput');
-  const [seq, duplicate, worker, epoch] = await write(store, build.appendInput(i));
-  return { seq, duplicate: duplicate === 1, owner: { worker, epoch } };
-}
+export const appendInput = step({
+  name: 'appendInput',
+  input: AppendInputInput,
+  writes: true,
+  keys: (i, k) => [k.gen(i.session), k.log(i.session), k.req(i.session), k.text(i.session), k.rel(i.session)],
+  args: (i, k) => [i.requestId, i.text, k.streamPrefix, i.session, k.prefix, i.maxQueued ?? 0],
+  reply: z.tuple([Positive, Bit, Str, Positive]),
+  result: ([seq, duplicate, worker, epoch]) => ({
+    seq,
+    duplicate: duplicate === 1,
+    owner: { worker, epoch },
+  }),
+});
 
 /** Teardown(w, s, e): free the stopped runtime's token; false if it was already free. */
-export async function teardown(store: Store, args: GenerationArgs): Promise<{ freed: boolean }> {
-  const i = validate(GenerationInput, args, 'teardown');
-  return { freed: (await write(store, build.teardown(i))) === 1 };
-}
+export const teardown = step({
+  name: 'teardown',
+  input: GenerationInput,
+  writes: true,
+  keys: (i, k) => [k.tokens(i.worker)],
+  args: (i, k) => [i.session, i.epoch, i.worker, k.prefix],
+  reply: Bit,
+  result: (freed) => ({ freed: freed === 1 }),
+});
 
 /** Close(s): returns the epoch of the generation closed. */
-export async function closeSession(store: Store, args: SessionArgs): Promise<{ epoch: number }> {
-  const i = validate(SessionInput, args, 'closeSession');
-  return { epoch: await write(store, build.closeSession(i)) };
-}
+export const closeSession = step({
+  name: 'closeSession',
+  input: SessionInput,
+  writes: true,
+  keys: (i, k) => [k.gen(i.session), k.sessions, k.config, k.audit],
+  args: (i, k) => [i.session, k.placedPrefix],
+  reply: Positive,
+  result: (epoch) => ({ epoch }),
+});
 
 /** Drain(w): no new placements on w until it registers again or is undrained; false if it already was. */
-export async function drain(store: Store, args: WorkerArgs): Promise<{ started: boolean }> {
-  const i = validate(WorkerInput, args, 'drain');
-  return { started: (await write(store, build.drain(i))) === 1 };
-}
+export const drain = step({
+  name: 'drain',
+  input: WorkerInput,
+  writes: true,
+  keys: (i, k) => [k.lease(i.worker), k.draining],
+  args: (i, k) => [i.worker, k.prefix],
+  reply: Bit,
+  result: (started) => ({ started: started === 1 }),
+});
 
 /** Undrain(w): w takes placements again; false if it was not draining. */
-export async function undrain(store: Store, args: WorkerArgs): Promise<{ ended: boolean }> {
-  const i = validate(WorkerInput, args, 'undrain');
-  return { ended: (await write(store, build.undrain(i))) === 1 };
-}
+export const undrain = step({
+  name: 'undrain',
+  input: WorkerInput,
+  writes: true,
+  keys: (i, k) => [k.lease(i.worker), k.draining],
+  args: (i, k) => [i.worker, k.prefix],
+  reply: Bit,
+  result: (ended) => ({ ended: ended === 1 }),
+});
 
 /** gen[s], or null when the session has none. */
-export async function readGen(store: Store, args: ReadGenArgs): Promise<Generation | null> {
-  const i = validate(ReadGenInput, args, 'readGen');
-  const c = build.readGen(i);
-  const reply = await runCall(store.redis, c);
-  if (reply === StoreCode.NO_SESSION) return null;
-  const [worker, epoch, phase] = readReply(c, reply);
-  return { worker, epoch, phase };
-}
+export const readGen = step({
+  name: 'readGen',
+  input: ReadGenInput,
+  writes: false,
+  keys: (i, k) => [k.gen(i.session)],
+  args: (i, k) => {
+    const by = i.tracedAs;
+    if (by === undefined) return ['', i.session, '', '', 0];
+    return by === 'plan'
+      ? [k.prefix, i.session, 'plan', '', 0]
+      : [k.prefix, i.session, 'fence', by.worker, by.epoch];
+  },
+  reply: z.tuple([Str, Positive, PhaseOf]),
+  result: ([worker, epoch, phase]): Generation | null => ({ worker, epoch, phase }),
+  answers: { code: StoreCode.NO_SESSION, result: null },
+});
 
 /** One session's reply to readGens: phase '' (with '' and 0) when it has no generation. */
-const GenerationTriple = z.tuple([Str, Int.nonnegative(), z.enum(['', 'assigned', 'claimed', 'closed'])]);
+const GenerationTriple = z.tuple([Str, NonNegative, z.enum(['', 'assigned', 'claimed', 'closed'])]);
 
 /** gen[s] of each session, in order (null: no generation): the sweep's Fence reads, in one step. */
-export async function readGens(store: Store, args: ReadGensArgs): Promise<(Generation | null)[]> {
-  const i = validate(ReadGensInput, args, 'readGens');
-  const flat = await send(store, build.readGens(i));
-  return i.sessions.map((_, k) => {
-    const [worker, epoch, phase] = GenerationTriple.parse(flat.slice(3 * k, 3 * k + 3));
-    return phase === '' ? null : { worker, epoch, phase };
-  });
-}
+export const readGens = step({
+  name: 'readGens',
+  input: ReadGensInput,
+  writes: false,
+  keys: (_i, k) => [k.config],
+  args: (i, k) => [k.genPrefix, ...i.sessions],
+  // each triple is checked on its own (a union here would try, and fail, Str on every number)
+  reply: z.array(z.unknown()),
+  result: (flat, i): (Generation | null)[] =>
+    i.sessions.map((_, k) => {
+      const [worker, epoch, phase] = GenerationTriple.parse(flat.slice(3 * k, 3 * k + 3));
+      return phase === '' ? null : { worker, epoch, phase };
+    }),
+});
 
 /** Reconstruct: the release cursor and the inputs up to it. */
-export async function readRelease(store: Store, args: ReadReleaseArgs): Promise<Release> {
-  const i = validate(ReadReleaseInput, args, 'readRelease');
-  const [seq, worker, epoch, ids, texts, appended] = await send(store, build.readRelease(i));
-  return {
+export const readRelease = step({
+  name: 'readRelease',
+  input: ReadReleaseInput,
+  writes: false,
+  keys: (i, k) => [k.rel(i.session), k.log(i.session), k.text(i.session)],
+  args: (i, k) => [
+    i.fromSeq,
+    i.tracedAs ? k.prefix : '',
+    i.session,
+    i.tracedAs?.worker ?? '',
+    i.tracedAs?.epoch ?? 0,
+  ],
+  reply: z.tuple([NonNegative, Str, NonNegative, z.array(Str), z.array(Str), NonNegative]),
+  result: ([seq, worker, epoch, ids, texts, appended], i): Release => ({
     seq,
     appended,
     by: worker === '' ? null : { worker, epoch },
     entries: ids.map((requestId, k) => ({ seq: i.fromSeq + k + 1, requestId, text: texts[k]! })),
-  };
-}
+  }),
+});
 
 /** The worker as the store has it at `now`. */
-export async function readWorker(store: Store, args: ReadWorkerArgs): Promise<WorkerState> {
-  const i = validate(ReadWorkerInput, args, 'readWorker');
-  const [incarnation, expiresAt, live, cap, draining, tokens, addr] = await send(store, build.readWorker(i));
-  return {
+export const readWorker = step({
+  name: 'readWorker',
+  input: ReadWorkerInput,
+  writes: false,
+  keys: (i, k) => [k.lease(i.worker), k.cap(i.worker), k.tokens(i.worker), k.draining],
+  args: (i) => [i.worker, i.now],
+  reply: z.tuple([Positive, Int, Bit, Positive, Bit, z.array(Str), Str]),
+  result: ([incarnation, expiresAt, live, cap, draining, tokens, addr], i): WorkerState => ({
     worker: i.worker,
     incarnation,
     addr,
@@ -502,54 +471,72 @@ export async function readWorker(store: Store, args: ReadWorkerArgs): Promise<Wo
       const bar = t.lastIndexOf('|');
       return { session: t.slice(0, bar), epoch: Number(t.slice(bar + 1)) };
     }),
-  };
-}
+  }),
+});
 
 /** Publishes the worker's load figures (advisory: ranking reads them, admission never does). */
-export async function publishLoad(store: Store, args: PublishLoadArgs): Promise<void> {
-  await send(store, build.publishLoad(validate(PublishLoadInput, args, 'publishLoad')));
-}
+export const publishLoad = step({
+  name: 'publishLoad',
+  input: PublishLoadInput,
+  writes: false,
+  keys: (i, k) => [k.lease(i.worker), k.load(i.worker)],
+  args: (i) => [i.incarnation, i.runtimes, i.queued, i.now],
+  reply: z.literal(1),
+  result: (): void => undefined,
+});
 
 /** Trims the worker's work stream before entry `id`, which it has handled. */
-export async function ackStream(store: Store, args: AckStreamArgs): Promise<{ trimmed: number }> {
-  return { trimmed: await send(store, build.ackStream(validate(AckStreamInput, args, 'ackStream'))) };
-}
+export const ackStream = step({
+  name: 'ackStream',
+  input: AckStreamInput,
+  writes: false,
+  keys: (i, k) => [k.stream(i.worker)],
+  args: (i) => [i.id],
+  reply: NonNegative,
+  result: (trimmed) => ({ trimmed }),
+});
 
 /** Every worker of the cell at `now`, sorted by id: the load view. */
-export async function readLoadView(store: Store, args: ReadLoadViewArgs): Promise<WorkerView[]> {
-  const rows = await send(store, build.readLoadView(validate(ReadLoadViewInput, args, 'readLoadView')));
-  return rows.map(
-    ([
-      worker,
-      incarnation,
-      expiresAt,
-      live,
-      cap,
-      tokens,
-      draining,
-      placed,
-      addr,
-      runtimes,
-      queued,
-      loadAt,
-    ]) => ({
-      worker,
-      incarnation,
-      expiresAt,
-      live: live === 1,
-      cap,
-      tokens,
-      draining: draining === 1,
-      placed,
-      addr,
-      runtimes,
-      queued,
-      loadAt,
-    }),
-  );
-}
+export const readLoadView = step({
+  name: 'readLoadView',
+  input: ReadLoadViewInput,
+  writes: false,
+  keys: (_i, k) => [k.workers],
+  args: (i, k) => [k.prefix, i.now],
+  reply: z.array(z.tuple([Str, Int, Int, Bit, Int, Int, Bit, Int, Str, Int, Int, Int])),
+  result: (rows): WorkerView[] =>
+    rows.map(
+      ([
+        worker,
+        incarnation,
+        expiresAt,
+        live,
+        cap,
+        tokens,
+        draining,
+        placed,
+        addr,
+        runtimes,
+        queued,
+        loadAt,
+      ]) => ({
+        worker,
+        incarnation,
+        expiresAt,
+        live: live === 1,
+        cap,
+        tokens,
+        draining: draining === 1,
+        placed,
+        addr,
+        runtimes,
+        queued,
+        loadAt,
+      }),
+    ),
+});
 
-const GenerationRow = z.tuple([Str, Str, Int.positive(), z.enum(['assigned', 'claimed', 'closed'])]);
+const GenerationRow = z.tuple([Str, Str, Positive, PhaseOf]);
 
 function placedSessions(flat: (string | number)[]): PlacedSession[] {
   const out: PlacedSession[] = [];
@@ -561,28 +548,39 @@ function placedSessions(flat: (string | number)[]): PlacedSession[] {
 }
 
 /** The live sessions placed on the worker, with their generations, sorted by session id. */
-export async function readPlaced(store: Store, args: ReadPlacedArgs): Promise<PlacedSession[]> {
-  return placedSessions(await send(store, build.readPlaced(validate(ReadPlacedInput, args, 'readPlaced'))));
-}
+export const readPlaced = step({
+  name: 'readPlaced',
+  input: ReadPlacedInput,
+  writes: false,
+  keys: (i, k) => [k.placed(i.worker)],
+  args: (i, k) => [k.genPrefix, i.tracedAs ? k.prefix : ''],
+  reply: z.array(z.union([Str, Int])),
+  result: placedSessions,
+});
 
 /** One page of the cell's live sessions; `cursor` is '0' on the last page. */
-export async function readSessions(
-  store: Store,
-  args: ReadSessionsArgs,
-): Promise<{ cursor: string; sessions: PlacedSession[] }> {
-  const [cursor, flat] = await send(
-    store,
-    build.readSessions(validate(ReadSessionsInput, args, 'readSessions')),
-  );
-  return { cursor, sessions: placedSessions(flat) };
-}
+export const readSessions = step({
+  name: 'readSessions',
+  input: ReadSessionsInput,
+  writes: false,
+  keys: (_i, k) => [k.sessions],
+  args: (i, k) => [i.cursor, i.count, k.genPrefix],
+  reply: z.tuple([Str, z.array(z.union([Str, Int]))]),
+  result: ([cursor, flat]) => ({ cursor, sessions: placedSessions(flat) }),
+});
 
 export type ConfigureCellArgs = z.input<typeof ConfigureCellInput>;
 
 /** Sets the cell's configuration: whether commits, closes and releases are audited, and every step traced. */
-export async function configureCell(store: Store, args: ConfigureCellArgs): Promise<void> {
-  await write(store, build.configureCell(validate(ConfigureCellInput, args, 'configureCell')));
-}
+export const configureCell = step({
+  name: 'configureCell',
+  input: ConfigureCellInput,
+  writes: true,
+  keys: (_i, k) => [k.config],
+  args: (i) => [i.audit ? 1 : 0, i.trace ? 1 : 0],
+  reply: z.literal(1),
+  result: (): void => undefined,
+});
 
 /** An audited step: a commit of generation (w, e) (from '' for a create), a close, or a release of input q by (w, e). */
 export type AuditEntry =
