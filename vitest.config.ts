@@ -6,6 +6,7 @@ export default defineConfig({
       'tlcts/test/**/*.test.ts',
       'spec/**/*.test.ts',
       'impl/**/*.test.ts',
+      'harness/**/*.test.ts',
       'conformance/**/*.test.ts',
       'gpu-worker/**/*.test.ts',
       'scripts/**/*.test.ts',

@@ -48,7 +48,7 @@
  * either fails, it sends the commit, and the comparison checks that the store refuses it.
  */
 import { silentLogger } from '../impl/common/log.js';
-import { isStale, releasesInContext } from '../impl/ops/history.js';
+import { isStale, releasesInContext } from '../harness/history.js';
 import { DispatchCore, type Plan } from '../impl/dispatch/core.js';
 import { LoadView } from '../impl/dispatch/load-view.js';
 import type { Notifier } from '../impl/dispatch/notifier.js';

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkHistory } from '../impl/ops/history.js';
+import { checkHistory } from '../harness/history.js';
 import { type RedisServer, startRedis } from '../impl/ops/redis-server.js';
 import { openStore, readAudit } from '../impl/store/steps.js';
 import type { Adapter } from './adapter.js';

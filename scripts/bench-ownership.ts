@@ -1,5 +1,5 @@
 /**
- * Randomized ownership runs (impl/ops/ownership-run.ts): seeds S .. S+N-1 under each protocol, one lane
+ * Randomized ownership runs (harness/ownership/run.ts): seeds S .. S+N-1 under each protocol, one lane
  * per --parallel (a worker thread with its own redis-server and many runs in flight), each run's trace
  * checked for dual-owner and stale-generation releases, capacity overshoots, gaps and inputs never
  * released. Prints a table per protocol: runs, violations by kind (in how many runs), the first seed
@@ -21,9 +21,9 @@ import {
   mergeTally,
   runLane,
   staleExecution,
-} from '../impl/ops/ownership-bench.js';
-import type { LaneMessage } from '../impl/ops/ownership-lane.js';
-import { KINDS, PROTOCOLS, type ProtocolName } from '../impl/ops/ownership-run.js';
+} from '../harness/ownership/bench.js';
+import type { LaneMessage } from '../harness/ownership/lane.js';
+import { KINDS, PROTOCOLS, type ProtocolName } from '../harness/ownership/run.js';
 
 const NAMES = Object.keys(PROTOCOLS) as ProtocolName[];
 const count = integer(1, 10_000_000);
@@ -65,7 +65,7 @@ interface Flags {
 /** One lane in a worker thread; `progress` gets its count of runs ended so far. */
 function laneThread(job: LaneJob, progress: (done: number) => void): Promise<Tally> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('../impl/ops/ownership-lane.js', import.meta.url), { workerData: job });
+    const worker = new Worker(new URL('../harness/ownership/lane.js', import.meta.url), { workerData: job });
     worker.on('message', (m: LaneMessage) => {
       if (m.kind === 'progress') return progress(m.done);
       resolve(m.tally);

@@ -1,5 +1,5 @@
 /**
- * The scale benchmark on real processes (impl/ops/bench-scale/run.ts): live sessions level by level with
+ * The scale benchmark on real processes (harness/bench-scale/run.ts): live sessions level by level with
  * CreateLive and PushText latency, memory, Redis commands and CPU per request; a migration storm under
  * PushText load judged by the history checker; DHSched against the baseline protocols. Progress lines
  * first; the last line is the result as one JSON object, also written to bench/scale.json.
@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Option } from 'commander';
 import { z } from 'zod';
-import { DEFAULT_VARIANTS, ScaleOptions, type Variant, runBenchScale } from '../impl/ops/bench-scale/run.js';
+import { DEFAULT_VARIANTS, ScaleOptions, type Variant, runBenchScale } from '../harness/bench-scale/run.js';
 import {
   type Kind,
   checked,

@@ -5,7 +5,7 @@
  * Exits 0 when every input was released exactly once, in order, by the current generation.
  */
 import { Redis } from 'ioredis';
-import { checkHistory } from '../impl/ops/history.js';
+import { checkHistory } from '../harness/history.js';
 import { launchSystem } from '../impl/ops/launch.js';
 import { dispatchClient, mediaSinkClient } from '../impl/rpc/client.js';
 import type { Session } from '../impl/rpc/proto.js';

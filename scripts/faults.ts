@@ -22,7 +22,7 @@ import { fileName, integer, option, program as cliProgram, runScript } from '../
 import { type Entry, appendRun, openJournal } from './lib/fault-journal.js';
 import { runSeeds } from '../conformance/validate/runs.js';
 import { describeRejection } from '../conformance/validate/validate.js';
-import { type ViolationKind, violationKinds as KINDS } from '../impl/ops/history.js';
+import { type ViolationKind, violationKinds as KINDS } from '../harness/history.js';
 import { Protocol } from '../impl/store/schema.js';
 
 const program = cliProgram(

@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import { z } from 'zod';
-import { type HistorySummary, checkHistory } from '../../impl/ops/history.js';
+import { type HistorySummary, checkHistory } from '../../harness/history.js';
 import { type TraceEntry, traceEntry } from '../../impl/store/steps.js';
 import { type RunInfo, type Verdict, validateTrace } from './validate.js';
 import { issuesText } from '../../impl/common/issues.js';

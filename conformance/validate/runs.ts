@@ -7,7 +7,7 @@
  * restarted from its AOF, Redis failed over to its replica), which runs against a fresh system of real
  * processes (launchSystem: Dispatch replicas and Workers over gRPC) on a fresh, traced cell of the run's
  * own Redis (RunStore). The cell's trace is then validated against the spec (validate.ts) and judged by
- * the history checker (impl/ops/history.ts). A run is reproducible from its seed as a scenario; the
+ * the history checker (harness/history.ts). A run is reproducible from its seed as a scenario; the
  * interleaving is the machine's.
  */
 import fs from 'node:fs';
@@ -19,8 +19,8 @@ import { type System, type SystemOptions, launchSystem } from '../../impl/ops/la
 import type { ProcessHandle } from '../../impl/ops/processes.js';
 import { type Client, dispatchClient } from '../../impl/rpc/client.js';
 import type { DispatchMethods } from '../../impl/rpc/proto.js';
-import { RunStore } from '../../impl/ops/faults/store.js';
-import type { HistorySummary } from '../../impl/ops/history.js';
+import { RunStore } from '../../harness/faults/store.js';
+import type { HistorySummary } from '../../harness/history.js';
 import type { Protocol } from '../../impl/store/schema.js';
 import { type TraceEntry, configureCell, openStore, readTraceRows } from '../../impl/store/steps.js';
 import { type RecordedRun, judge, saveRecorded } from './recorded.js';

@@ -5,7 +5,6 @@
  */
 import { Cluster, Redis } from 'ioredis';
 import { z } from 'zod';
-import type { RedisClient } from '../store/scripts.js';
 
 export const Ready = z.object({
   ready: z.literal(true),
@@ -31,7 +30,7 @@ export const RedisUrl = z
     'a Redis URL is redis://host:port or redis+cluster://h:p,h:p',
   );
 
-export function connectRedis(url: string): RedisClient {
+export function connectRedis(url: string): Redis | Cluster {
   const u = RedisUrl.parse(url);
   if (u.startsWith('redis+cluster://')) {
     const nodes = u

@@ -1,13 +1,12 @@
 /**
- * Private redis-servers: a standalone one on a free port with its own temp dir and no persistence, or a
- * Redis Cluster of several. The launcher starts one when no Redis is configured; the tests start their own.
+ * Private redis-servers: a standalone one on a free port with its own temp dir and no persistence. The
+ * launcher starts one when no Redis is configured; the tests start their own.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { Redis } from 'ioredis';
 
 export const REDIS_SERVER = process.env['REDIS_SERVER'] ?? 'redis-server';
 
@@ -108,54 +107,5 @@ export async function startRedis(extraArgs: string[] = []): Promise<RedisServer>
     }
     fs.rmSync(dir, { recursive: true, force: true });
     if (attempt === 3) throw new Error(`redis-server did not start on port ${port}: ${started}`);
-  }
-}
-
-export const REDIS_CLI = process.env['REDIS_CLI'] ?? 'redis-cli';
-
-/** A Redis Cluster of `masters` private servers (no replicas), its slots spread evenly by redis-cli. */
-export async function startCluster(
-  masters = 3,
-): Promise<{ nodes: { host: string; port: number }[]; stop(): Promise<void> }> {
-  const servers: RedisServer[] = [];
-  const stop = async () => {
-    for (const s of servers) await s.stop();
-  };
-  try {
-    for (let i = 0; i < masters; i++) {
-      servers.push(await startRedis(['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf']));
-    }
-    const addrs = servers.map((s) => `${s.host}:${s.port}`);
-    await new Promise<void>((resolve, reject) => {
-      const cli = spawn(
-        REDIS_CLI,
-        ['--cluster', 'create', ...addrs, '--cluster-replicas', '0', '--cluster-yes'],
-        {
-          stdio: ['ignore', 'pipe', 'pipe'],
-        },
-      );
-      let out = '';
-      cli.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-      cli.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-      cli.once('error', reject);
-      cli.once('exit', (code) =>
-        code === 0 ? resolve() : reject(new Error(`redis-cli --cluster create: ${out}`)),
-      );
-    });
-    for (const s of servers) {
-      const r = new Redis({ host: s.host, port: s.port, maxRetriesPerRequest: 1 });
-      try {
-        for (const deadline = Date.now() + 15_000; !(await r.cluster('INFO')).includes('cluster_state:ok');) {
-          if (Date.now() > deadline) throw new Error(`cluster node ${s.port} did not reach cluster_state:ok`);
-          await new Promise((res) => setTimeout(res, 50));
-        }
-      } finally {
-        await r.quit();
-      }
-    }
-    return { nodes: servers.map(({ host, port }) => ({ host, port })), stop };
-  } catch (err) {
-    await stop();
-    throw err;
   }
 }

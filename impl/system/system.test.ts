@@ -5,7 +5,7 @@
  * by the generation current at the time.
  */
 import { describe, expect, it } from 'vitest';
-import { checkHistory } from '../ops/history.js';
+import { checkHistory } from '../../harness/history.js';
 import { CELL, allReleased, eventually, metricSum, useSystem } from '../test-support/system.js';
 import { mediaSinkClient } from '../rpc/client.js';
 import type { Client } from '../rpc/client.js';

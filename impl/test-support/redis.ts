@@ -1,7 +1,8 @@
 /**
  * Redis for tests: `useStore` gives each test a fresh cell (key namespace) on the suite's private
- * redis-server and deletes the cell's keys after it.
+ * redis-server and deletes the cell's keys after it; `startCluster` starts a private Redis Cluster.
  */
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
@@ -9,7 +10,7 @@ import { type RedisServer, startRedis } from '../ops/redis-server.js';
 import { cellKeys } from '../store/keys.js';
 import { type Store, type StoreOptions, openStore } from '../store/steps.js';
 
-export { REDIS_CLI, REDIS_SERVER, type RedisServer, startCluster, startRedis } from '../ops/redis-server.js';
+export { REDIS_SERVER, type RedisServer, startRedis } from '../ops/redis-server.js';
 
 /** A fresh cell id. */
 export function newCell(): string {
@@ -88,4 +89,53 @@ export function useStore(options: StoreOptions = {}): StoreFixture {
       return openStore(r, opts);
     },
   };
+}
+
+export const REDIS_CLI = process.env['REDIS_CLI'] ?? 'redis-cli';
+
+/** A Redis Cluster of `masters` private servers (no replicas), its slots spread evenly by redis-cli. */
+export async function startCluster(
+  masters = 3,
+): Promise<{ nodes: { host: string; port: number }[]; stop(): Promise<void> }> {
+  const servers: RedisServer[] = [];
+  const stop = async () => {
+    for (const s of servers) await s.stop();
+  };
+  try {
+    for (let i = 0; i < masters; i++) {
+      servers.push(await startRedis(['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf']));
+    }
+    const addrs = servers.map((s) => `${s.host}:${s.port}`);
+    await new Promise<void>((resolve, reject) => {
+      const cli = spawn(
+        REDIS_CLI,
+        ['--cluster', 'create', ...addrs, '--cluster-replicas', '0', '--cluster-yes'],
+        {
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      let out = '';
+      cli.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+      cli.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+      cli.once('error', reject);
+      cli.once('exit', (code) =>
+        code === 0 ? resolve() : reject(new Error(`redis-cli --cluster create: ${out}`)),
+      );
+    });
+    for (const s of servers) {
+      const r = new Redis({ host: s.host, port: s.port, maxRetriesPerRequest: 1 });
+      try {
+        for (const deadline = Date.now() + 15_000; !(await r.cluster('INFO')).includes('cluster_state:ok');) {
+          if (Date.now() > deadline) throw new Error(`cluster node ${s.port} did not reach cluster_state:ok`);
+          await new Promise((res) => setTimeout(res, 50));
+        }
+      } finally {
+        await r.quit();
+      }
+    }
+    return { nodes: servers.map(({ host, port }) => ({ host, port })), stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
 }

@@ -25,7 +25,7 @@ NODE_MODULES_STAMP="$REPO_ROOT/node_modules/.stamp"
 BUILD_STAMP="$REPO_ROOT/dist/.build-stamp"
 BUILD_ENTRY="$REPO_ROOT/dist/tlcts/src/cli.js"
 # Folders whose .ts files tsconfig.json compiles (keep in step with its "include").
-TS_SOURCE_DIRS=(tlcts/src tlcts/test scripts impl conformance gpu-worker)
+TS_SOURCE_DIRS=(tlcts/src tlcts/test spec scripts impl harness conformance gpu-worker)
 
 log() { printf '[deps] %s\n' "$*" >&2; }
 die() {

@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import { z } from 'zod';
-import { violationKinds } from '../../impl/ops/history.js';
+import { violationKinds } from '../../harness/history.js';
 import { Protocol } from '../../impl/store/schema.js';
 import { issuesText } from '../../impl/common/issues.js';
 import { UsageError } from '../../impl/cli/flags.js';

@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startRedis, useStore } from '../../test-support/redis.js';
+import { startRedis, useStore } from '../../impl/test-support/redis.js';
 import { FaultProxy } from './proxy.js';
 
 const closers: (() => Promise<void>)[] = [];

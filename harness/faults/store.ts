@@ -6,7 +6,7 @@
  * Faults of the store run one at a time.
  */
 import { Redis } from 'ioredis';
-import { type RedisServer, startRedis } from '../redis-server.js';
+import { type RedisServer, startRedis } from '../../impl/ops/redis-server.js';
 import { FaultProxy } from './proxy.js';
 
 const PERSISTENT = ['--appendonly', 'yes', '--appendfsync', 'always'];

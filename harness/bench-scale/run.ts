@@ -12,8 +12,8 @@
 import os from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import { z } from 'zod';
-import { Protocol } from '../../store/schema.js';
-import { readLoadView } from '../../store/steps.js';
+import { Protocol } from '../../impl/store/schema.js';
+import { readLoadView } from '../../impl/store/steps.js';
 import { checkHistory } from '../history.js';
 import type { LatencySummary } from './latency.js';
 import type { LoadResult } from './load.js';

@@ -18,19 +18,19 @@
 import type { Redis } from 'ioredis';
 import { InferController } from '../../gpu-worker/controller.js';
 import type { RuntimeBackend, SessionRuntime } from '../../gpu-worker/runtime/pipeline.js';
-import { silentLogger } from '../common/log.js';
-import { DispatchCore, type Plan } from '../dispatch/core.js';
-import { LoadView } from '../dispatch/load-view.js';
-import type { Notifier, NotifyMethod } from '../dispatch/notifier.js';
-import { type Random, leastLoaded, seededRandom } from '../dispatch/ranking.js';
-import { RpcError } from '../rpc/errors.js';
-import type { WorkerMethods } from '../rpc/proto.js';
-import { StoreCode, StoreError } from '../store/codes.js';
-import { cellKeys } from '../store/keys.js';
-import type { Protocol } from '../store/schema.js';
-import * as steps from '../store/steps.js';
-import { type Violation, type ViolationKind, checkHistory } from './history.js';
-import * as connection from './ownership-connections.js';
+import { silentLogger } from '../../impl/common/log.js';
+import { DispatchCore, type Plan } from '../../impl/dispatch/core.js';
+import { LoadView } from '../../impl/dispatch/load-view.js';
+import type { Notifier, NotifyMethod } from '../../impl/dispatch/notifier.js';
+import { type Random, leastLoaded, seededRandom } from '../../impl/dispatch/ranking.js';
+import { RpcError } from '../../impl/rpc/errors.js';
+import type { WorkerMethods } from '../../impl/rpc/proto.js';
+import { StoreCode, StoreError } from '../../impl/store/codes.js';
+import { cellKeys } from '../../impl/store/keys.js';
+import type { Protocol } from '../../impl/store/schema.js';
+import * as steps from '../../impl/store/steps.js';
+import { type Violation, type ViolationKind, checkHistory } from '../history.js';
+import * as connection from './connections.js';
 
 /** The protocols by their names on the command line. */
 export const PROTOCOLS = {

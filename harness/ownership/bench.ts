@@ -1,24 +1,17 @@
 /**
- * Many ownership runs (ownership-run.ts) and their table: per protocol, the runs, the violations of each
+ * Many ownership runs (run.ts) and their table: per protocol, the runs, the violations of each
  * kind (and in how many runs), the first seed that shows each kind, and runs that failed to run. A lane
  * is one private redis-server with many runs in flight on it (they wait on Redis, not on the CPU);
- * scripts/bench-ownership.ts runs one lane per core, each in a worker thread (ownership-lane.ts).
+ * scripts/bench-ownership.ts runs one lane per core, each in a worker thread (lane.ts).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
-import { ConnectionPool } from './ownership-connections.js';
-import { startRedis } from './redis-server.js';
-import type { ViolationKind } from './history.js';
-import {
-  type Fault,
-  KINDS,
-  type ProtocolName,
-  type RunEnv,
-  type RunResult,
-  ownershipRun,
-} from './ownership-run.js';
+import { ConnectionPool } from './connections.js';
+import { startRedis } from '../../impl/ops/redis-server.js';
+import type { ViolationKind } from '../history.js';
+import { type Fault, KINDS, type ProtocolName, type RunEnv, type RunResult, ownershipRun } from './run.js';
 
 const FAULTS: readonly Fault[] = ['crash', 'pause', 'partition'];
 

@@ -6,12 +6,12 @@
  * appended, for the history check.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import { connectRedis } from '../../common/process.js';
-import { type Client, dispatchClient } from '../../rpc/client.js';
-import type { DispatchMethods } from '../../rpc/proto.js';
-import { cellKeys } from '../../store/keys.js';
-import type { Protocol } from '../../store/schema.js';
-import type { RedisClient } from '../../store/scripts.js';
+import { connectRedis } from '../../impl/common/process.js';
+import { type Client, dispatchClient } from '../../impl/rpc/client.js';
+import type { DispatchMethods } from '../../impl/rpc/proto.js';
+import { cellKeys } from '../../impl/store/keys.js';
+import type { Protocol } from '../../impl/store/schema.js';
+import type { RedisClient } from '../../impl/store/scripts.js';
 import {
   type TraceEntry,
   type Store,
@@ -19,8 +19,8 @@ import {
   configureCell,
   openStore,
   readLoadView,
-} from '../../store/steps.js';
-import { type System, launchSystem } from '../launch.js';
+} from '../../impl/store/steps.js';
+import { type System, launchSystem } from '../../impl/ops/launch.js';
 import { type LoadResult, runLoad } from './load.js';
 import { type Snapshot, snapshot } from './probes.js';
 

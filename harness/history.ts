@@ -6,7 +6,7 @@
  * capacity tokens and reports every point where a worker held more than its capacity
  * (NoCapacityOvershoot).
  */
-import type { AuditEntry, TraceEntry } from '../store/steps.js';
+import type { AuditEntry, TraceEntry } from '../impl/store/steps.js';
 
 export const violationKinds = ['dual-release', 'stale-release', 'gap', 'unreleased', 'overshoot'] as const;
 export type ViolationKind = (typeof violationKinds)[number];

@@ -7,7 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import { type RedisClient, scripts } from '../../store/scripts.js';
+import { type RedisClient, scripts } from '../../impl/store/scripts.js';
 
 const TICKS_PER_S = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AuditEntry, TraceEntry } from '../store/steps.js';
+import type { AuditEntry, TraceEntry } from '../impl/store/steps.js';
 import { checkHistory } from './history.js';
 
 let n = 0;

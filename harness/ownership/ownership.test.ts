@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KINDS, PROTOCOLS, type ProtocolName, type RunEnv, ownershipRun } from './ownership-run.js';
-import { openLane, runLane, staleExecution } from './ownership-bench.js';
-import { crash, heal, partition } from './ownership-connections.js';
+import { KINDS, PROTOCOLS, type ProtocolName, type RunEnv, ownershipRun } from './run.js';
+import { openLane, runLane, staleExecution } from './bench.js';
+import { crash, heal, partition } from './connections.js';
 
 const BASELINES = (Object.keys(PROTOCOLS) as ProtocolName[]).filter((p) => p !== 'dhsched');
 
