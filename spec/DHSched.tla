@@ -31,6 +31,7 @@ CONSTANTS
     StoreMode,     \* "single", "async" (failover loses writes), "wait" (it cannot)
     WithDrain,     \* whether workers may be drained
     WithUndrain,   \* whether an operator may undo a drain
+    WithBatch,     \* whether a worker releases a batch of inputs in one store step
     WithClose      \* whether clients close sessions
 
 Protocols == {"dhsched", "assignment_time", "claim_only", "workerid_only"}
@@ -273,6 +274,34 @@ ReleaseInput(w, s, e) ==
     /\ UNCHANGED <<gen, log, tokens, lease, inbox, draining, up, dop, sent, sink, staleFrame, faults>>
     /\ Persist
 
+(* A batch: one store step in which each runtime of S (ready, input        *)
+(* waiting, at most one per session) releases every input appended to      *)
+(* its session, each revalidated against its own generation as             *)
+(* ReleaseInput does; a runtime whose generation fails it stops. The       *)
+(* runtimes of a batch share no session, so it is ReleaseInput taken       *)
+(* once per input, back to back.                                           *)
+Waiting(w) == {r \in rt[w] : r.ph = "ready" /\ r.cur < Len(log[r.s])}
+Batches(w) == {S \in SUBSET Waiting(w) : S # {} /\ \A a, b \in S : a.s = b.s => a = b}
+
+ReleaseBatch(w, S) ==
+    /\ WithBatch /\ up[w] /\ S \in Batches(w)
+    /\ LET ok(r) == Revalidates(w, r.s, r.e, r.cur + 1)
+           passed == {r \in S : ok(r)}
+           of(s) == CHOOSE r \in passed : r.s = s
+           last(s) == Len(log[s])
+           mine == {r.s : r \in passed}
+       IN /\ released' = [s \in Sessions |->
+                             IF s \in mine THEN [seq |-> last(s), w |-> w, e |-> of(s).e] ELSE released[s]]
+          /\ rels' = [s \in Sessions |->
+                         IF s \notin mine THEN rels[s]
+                         ELSE rels[s] \o [i \in 1..(last(s) - of(s).cur) |->
+                                            [seq |-> of(s).cur + i, w |-> w, e |-> of(s).e,
+                                             stale |-> ~Current(s, w, of(s).e)]]]
+          /\ rt' = [rt EXCEPT ![w] = (@ \ S) \cup {IF ok(r) THEN [r EXCEPT !.cur = last(r.s)]
+                                                           ELSE [r EXCEPT !.ph = "stopping"] : r \in S}]
+    /\ UNCHANGED <<gen, log, tokens, lease, inbox, draining, up, dop, sent, sink, staleFrame, faults>>
+    /\ Persist
+
 (* The runtime learns (stop notice, periodic check) that its generation is *)
 (* no longer current and stops.                                            *)
 Fence(w, s, e) ==
@@ -377,6 +406,7 @@ WorkerNext ==
     \E w \in Workers, s \in Sessions, e \in Epochs :
         \/ Claim(w, s, e) \/ Reconstruct(w, s, e) \/ ReleaseInput(w, s, e)
         \/ Fence(w, s, e) \/ Teardown(w, s, e) \/ Emit(w, s, e)
+    \/ \E w \in Workers : \E S \in Batches(w) : ReleaseBatch(w, S)
 
 FaultNext ==
     \E w \in Workers :
@@ -403,6 +433,11 @@ Fairness ==
     /\ \A d \in Dispatchers : WF_vars(Commit(d))
 
 Spec == Init /\ [][Next]_vars /\ Fairness
+
+(* Scopes of the batch models (CONSTRAINT): two sessions, one of which     *)
+(* moves; the conformance model shows no frame either.                     *)
+OneMoves == Cardinality({s \in Sessions : gen[s].e > 1}) <= 1
+OneMovesNoMedia == OneMoves /\ \A s \in Sessions : sink[s] = 0
 
 (***************************************************************************)
 (* Safety.                                                                 *)

@@ -83,6 +83,7 @@ function cfgText(c: RunConstants): string {
     '  StoreMode = "single"',
     '  WithDrain = TRUE',
     '  WithUndrain = TRUE',
+    '  WithBatch = TRUE',
     '  WithClose = TRUE',
     'INIT Init',
     'NEXT Next',
