@@ -19,7 +19,8 @@
  *   Claim(w, s, e)         the (s, e) entries taken from inbox[w]: InferController.takeWork of w's work
  *                          stream entries of it (claimStep), or else startRuntime (the StartRuntime RPC)
  *   Reconstruct(w, s, e)   InferController.reconstructStep            (readRelease, open, restore)
- *   ReleaseInput(w, s, e)  InferController.releaseStep                (releaseInput, process, publish)
+ *   ReleaseInput(w, s, e)  InferController.releaseStep                (releaseBatch of one, process, publish)
+ *   ReleaseBatch(w, B)     InferController.batchStep of B's (s, e)    (releaseBatch, process, publish)
  *   Fence(w, s, e)         InferController.fenceStep                  (readGen)
  *   Teardown(w, s, e)      InferController.teardownStep               (close, teardown)
  *   Emit(w, s, e)          InferController.emitStep, then w's frames of (s, e) in flight reach the sink
@@ -265,6 +266,14 @@ export class Adapter {
       case 'ReleaseInput':
         await this.controller(w).releaseStep(s, e);
         return;
+      case 'ReleaseBatch': {
+        const runtimes = (p['B'] as unknown as [string, number][]).map(([session, epoch]) => ({
+          session,
+          epoch,
+        }));
+        await this.controller(w).batchStep(runtimes);
+        return;
+      }
       case 'Fence':
         await this.controller(w).fenceStep(s, e);
         return;

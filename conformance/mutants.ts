@@ -19,9 +19,9 @@ export const mutants: Mutant[] = [
   {
     name: 'no-epoch-in-revalidation',
     breaks: 'revalidation compares the worker but not the epoch (WorkerID-only)',
-    file: lua('releaseInput-6'),
-    find: "if protocol == 'dhsched' and (gen.e ~= e or redis.call('HGET', KEYS[1], 'i') ~= ARGV[6]) then",
-    replace: "if protocol == 'dhsched' and redis.call('HGET', KEYS[1], 'i') ~= ARGV[6] then",
+    file: lua('releaseBatch-2'),
+    find: "elseif protocol == 'dhsched' and (gen.e ~= e or redis.call('HGET', genKey, 'i') ~= incarnation) then",
+    replace: "elseif protocol == 'dhsched' and redis.call('HGET', genKey, 'i') ~= incarnation then",
   },
   {
     name: 'no-source-epoch-guard',
@@ -43,6 +43,21 @@ export const mutants: Mutant[] = [
     file: lua('teardown-1'),
     find: "return redis.call('SREM', KEYS[1], tokenOf(ARGV[1], ARGV[2]))",
     replace: "return redis.call('SISMEMBER', KEYS[1], tokenOf(ARGV[1], ARGV[2]))",
+  },
+  {
+    name: 'batch-revalidates-first-only',
+    breaks: "a batch revalidates its first runtime's generation only; the others release unchecked",
+    file: lua('releaseBatch-2'),
+    find: "  if protocol == 'dhsched' or protocol == 'workerid_only' then",
+    replace: "  if (protocol == 'dhsched' or protocol == 'workerid_only') and k == 5 then",
+  },
+  {
+    name: 'batch-revalidates-against-first-generation',
+    breaks:
+      "each runtime of a batch is checked against the first runtime's generation: one whose session moved releases across that change",
+    file: lua('releaseBatch-2'),
+    find: '    local gen = readGeneration(genKey)',
+    replace: "    local gen = readGeneration(prefix .. 'gen:' .. ARGV[5])",
   },
   {
     name: 'append-ignores-idempotency-key',
@@ -126,9 +141,9 @@ export const mutants: Mutant[] = [
     name: 'release-before-revalidation',
     breaks: 'the runtime takes the input before the store revalidates it, and keeps it when refused',
     file: 'gpu-worker/controller.ts',
-    find: "        slot.stopReason ??= 'lost_authority';\n        return 'stopped';",
+    find: "        slot.stopReason ??= 'lost_authority';\n        return { slot, outcome: 'stopped', inputs: [] };",
     replace:
-      "        slot.cursor = seq;\n        slot.stopReason ??= 'lost_authority';\n        return 'stopped';",
+      "        slot.cursor += 1;\n        slot.stopReason ??= 'lost_authority';\n        return { slot, outcome: 'stopped', inputs: [] };",
   },
   {
     name: 'assignment-stream-not-consumed',

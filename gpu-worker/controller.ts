@@ -7,8 +7,11 @@
  *                          (phase new) if claimed, nothing if stale
  *   Reconstruct(w, s, e)   `reconstructStep`: the new runtime restores the log up to the store's release
  *                          cursor (phase ready)
- *   ReleaseInput(w, s, e)  `releaseStep`: one store step per input, then the runtime renders it and its
- *                          frames go to the publisher; refused: it stops (phase stopping)
+ *   ReleaseInput(w, s, e)  `releaseStep`: one store step releases one input, then the runtime renders it
+ *                          and its frames go to the publisher; refused: it stops (phase stopping)
+ *   ReleaseBatch(w, B)     `batchStep`: one store step releases every input waiting for each runtime of B
+ *                          (one per session), each against its own generation; the runtime loops batch
+ *                          their releases so (`batcher`: those asked for while one is in flight go next)
  *   Fence(w, s, e)         `fenceStep`: a runtime whose generation is not current stops (the sweep does it
  *                          for every runtime, its reads batched; Revoke and Stop for one session)
  *   Teardown(w, s, e)      `teardownStep`: a stopped runtime is closed and frees its capacity token
@@ -43,11 +46,12 @@ import {
 import type { HealthReply, RuntimeReply } from '../impl/rpc/proto.js';
 import { StoreCode, isStoreError } from '../impl/store/codes.js';
 import { cellKeys, tokenOf } from '../impl/store/keys.js';
-import { Id } from '../impl/store/schema.js';
+import { Id, MAX_BATCH_INPUTS, MAX_BATCH_RUNTIMES } from '../impl/store/schema.js';
 import type { RedisClient } from '../impl/store/scripts.js';
 import * as steps from '../impl/store/steps.js';
+import { Batcher } from './batcher.js';
 import type { FrameSink } from './media/publisher.js';
-import type { Input, MediaFrame, RuntimeBackend, SessionRuntime } from './runtime/pipeline.js';
+import type { Input, RuntimeBackend, SessionRuntime } from './runtime/pipeline.js';
 
 export interface ControllerOptions {
   store: steps.Store;
@@ -108,8 +112,15 @@ export interface ControllerSnapshot {
   }[];
 }
 
-/** What one ReleaseInput step did: released input cursor + 1, found nothing appended, or was refused. */
+/** What a release did for one runtime: released input(s), found nothing appended, or was refused. */
 export type ReleaseOutcome = 'released' | 'no_input' | 'stopped';
+
+/** One runtime's part of a batch: what the store answered, and the inputs it released to it. */
+interface SlotRelease {
+  slot: RuntimeSlot;
+  outcome: ReleaseOutcome;
+  inputs: Input[];
+}
 
 export interface ControllerEvents {
   registered: [{ incarnation: number }];
@@ -227,6 +238,12 @@ export class InferController {
   private readonly closing = new AbortController();
   private blocking: RedisClient | undefined;
   private loops: Promise<void>[] = [];
+  /** The runtime loops' releases: the ones asked for while a batch is in flight go in the next one. */
+  private readonly batcher = new Batcher<RuntimeSlot, SlotRelease>(
+    (slots) => this.releaseBatch(slots, MAX_BATCH_INPUTS),
+    (slot) => slot.session,
+    MAX_BATCH_RUNTIMES,
+  );
 
   constructor(private readonly options: ControllerOptions) {
     this.store = options.store;
@@ -358,45 +375,98 @@ export class InferController {
    * runtime stops. `no_input`: nothing is appended at that seq yet.
    */
   async releaseStep(session: string, epoch: number): Promise<ReleaseOutcome> {
-    const slot = this.slot(session, epoch);
-    const runtime = slot.runtime;
-    if (!runtime) throw new Error(`runtime ${session}/${epoch} on ${this.worker} is not reconstructed`);
-    const seq = slot.cursor + 1;
-    let input: Input & { appended: number };
-    try {
-      input = await steps.releaseInput(this.store, {
-        cell: this.cell,
-        worker: this.worker,
-        session,
-        epoch,
-        seq,
-        incarnation: slot.incarnation,
-      });
-    } catch (err) {
-      if (isStoreError(err, StoreCode.NO_INPUT)) return 'no_input';
-      if (isStoreError(err, StoreCode.LOST_AUTHORITY)) {
+    const [got] = await this.releaseBatch([this.slot(session, epoch)], 1);
+    return this.render(got!);
+  }
+
+  /**
+   * ReleaseBatch(w, B): one store step in which each runtime of B (at most one per session) releases every
+   * input waiting for it, each revalidated against its own generation; then each renders its inputs.
+   */
+  async batchStep(runtimes: { session: string; epoch: number }[]): Promise<ReleaseOutcome[]> {
+    const slots = runtimes.map((r) => this.slot(r.session, r.epoch));
+    return Promise.all((await this.releaseBatch(slots, MAX_BATCH_INPUTS)).map((got) => this.render(got)));
+  }
+
+  /**
+   * The store step of a batch: each slot's inputs after its cursor, at most `max`; its cursor moves past
+   * what it got, and one refused stops. Rendering is the caller's (`render`), so a slow runtime holds up
+   * no other runtime's next batch.
+   */
+  private async releaseBatch(slots: RuntimeSlot[], max: number): Promise<SlotRelease[]> {
+    for (const slot of slots) {
+      if (!slot.runtime)
+        throw new Error(`runtime ${slot.session}/${slot.epoch} on ${this.worker} is not reconstructed`);
+    }
+    const results = await steps.releaseBatch(this.store, {
+      cell: this.cell,
+      worker: this.worker,
+      max,
+      runtimes: slots.map((s) => ({
+        session: s.session,
+        epoch: s.epoch,
+        incarnation: s.incarnation,
+        from: s.cursor,
+      })),
+    });
+    return slots.map((slot, k): SlotRelease => {
+      const got = results[k]!;
+      if (got.outcome === 'lost') {
         staleRejections.inc({ worker: this.worker, step: 'releaseInput' });
         slot.stopReason ??= 'lost_authority';
-        return 'stopped';
+        return { slot, outcome: 'stopped', inputs: [] };
       }
+      slot.appended = Math.max(slot.cursor, got.appended);
+      if (got.outcome === 'noinput') return { slot, outcome: 'no_input', inputs: [] };
+      slot.cursor = got.inputs[got.inputs.length - 1]!.seq;
+      inputsReleased.inc({ worker: this.worker }, got.inputs.length);
+      for (const { seq } of got.inputs)
+        this.events.emit('released', { session: slot.session, epoch: slot.epoch, seq });
+      return { slot, outcome: 'released', inputs: got.inputs };
+    });
+  }
+
+  /** The runtime renders what its batch released, in order; its frames go to the publisher (Emit). */
+  private async render({ slot, outcome, inputs }: SlotRelease): Promise<ReleaseOutcome> {
+    for (const input of inputs) {
+      const runtime = slot.runtime;
+      if (!runtime) break;
+      try {
+        this.options.publisher.publish(await runtime.process(input));
+      } catch (err) {
+        // The input stays released: a runtime rebuilt from the log up to it renders the rest of the batch.
+        this.log.error(
+          { err, session: slot.session, epoch: slot.epoch, seq: input.seq },
+          'the runtime failed on an input; rebuilding it',
+        );
+        slot.runtime = undefined;
+        await this.closeRuntime(slot, runtime);
+        slot.runtime = await this.rebuilt(slot, input.seq).catch((rebuildErr: unknown) => {
+          // its loop reconstructs it from the store, as a new one (the rest of the batch is restored)
+          this.log.error({ err: rebuildErr, session: slot.session, epoch: slot.epoch }, 'rebuilding failed');
+          return undefined;
+        });
+      }
+    }
+    return outcome;
+  }
+
+  /** A new runtime of the slot's generation restored from the store's log up to `seq`. */
+  private async rebuilt(slot: RuntimeSlot, seq: number): Promise<SessionRuntime> {
+    const { entries } = await steps.readRelease(this.store, { cell: this.cell, session: slot.session });
+    const runtime = this.options.backend.open({
+      cell: this.cell,
+      session: slot.session,
+      epoch: slot.epoch,
+      worker: this.worker,
+    });
+    try {
+      await runtime.restore(entries.slice(0, seq));
+    } catch (err) {
+      await this.closeRuntime(slot, runtime);
       throw err;
     }
-    slot.cursor = seq;
-    slot.appended = Math.max(slot.appended, input.appended);
-    inputsReleased.inc({ worker: this.worker });
-    this.events.emit('released', { session, epoch, seq });
-    let frames: MediaFrame[];
-    try {
-      frames = await runtime.process(input);
-    } catch (err) {
-      // The input stays released; the rebuilt runtime restores it with the rest of the log.
-      this.log.error({ err, session, epoch, seq }, 'the runtime failed on an input; rebuilding it');
-      slot.runtime = undefined;
-      await this.closeRuntime(slot, runtime);
-      return 'released';
-    }
-    this.options.publisher.publish(frames);
-    return 'released';
+    return runtime;
   }
 
   /**
@@ -683,7 +753,7 @@ export class InferController {
         if (!slot.runtime) await this.reconstructStep(session, epoch);
         if (slot.probe || slot.appended > slot.cursor) {
           slot.probe = false;
-          if ((await this.releaseStep(session, epoch)) === 'no_input') slot.appended = slot.cursor;
+          await this.render(await this.batcher.submit(slot));
         } else {
           slot.probe = !(await slot.wake.wait(this.pollMs));
         }

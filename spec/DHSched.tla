@@ -274,23 +274,24 @@ ReleaseInput(w, s, e) ==
     /\ UNCHANGED <<gen, log, tokens, lease, inbox, draining, up, dop, sent, sink, staleFrame, faults>>
     /\ Persist
 
-(* A batch: one store step in which each runtime of S (ready, input        *)
-(* waiting, at most one per session) releases every input appended to      *)
-(* its session, each revalidated against its own generation as             *)
+(* A batch: one store step in which each runtime (s, e) of B (ready,       *)
+(* input waiting, at most one per session) releases every input appended   *)
+(* to its session, each revalidated against its own generation as          *)
 (* ReleaseInput does; a runtime whose generation fails it stops. The       *)
 (* runtimes of a batch share no session, so it is ReleaseInput taken       *)
 (* once per input, back to back.                                           *)
-Waiting(w) == {r \in rt[w] : r.ph = "ready" /\ r.cur < Len(log[r.s])}
-Batches(w) == {S \in SUBSET Waiting(w) : S # {} /\ \A a, b \in S : a.s = b.s => a = b}
-
-ReleaseBatch(w, S) ==
-    /\ WithBatch /\ up[w] /\ S \in Batches(w)
-    /\ LET ok(r) == Revalidates(w, r.s, r.e, r.cur + 1)
+ReleaseBatch(w, B) ==
+    /\ WithBatch /\ up[w] /\ B # {}
+    /\ \A p \in B : HasRuntime(w, p[1], p[2])
+    /\ \A p, q \in B : p[1] = q[1] => p = q
+    /\ LET S == {RT(w, p[1], p[2]) : p \in B}
+           ok(r) == Revalidates(w, r.s, r.e, r.cur + 1)
            passed == {r \in S : ok(r)}
            of(s) == CHOOSE r \in passed : r.s = s
            last(s) == Len(log[s])
            mine == {r.s : r \in passed}
-       IN /\ released' = [s \in Sessions |->
+       IN /\ \A r \in S : r.ph = "ready" /\ r.cur < last(r.s)
+          /\ released' = [s \in Sessions |->
                              IF s \in mine THEN [seq |-> last(s), w |-> w, e |-> of(s).e] ELSE released[s]]
           /\ rels' = [s \in Sessions |->
                          IF s \notin mine THEN rels[s]
@@ -406,7 +407,7 @@ WorkerNext ==
     \E w \in Workers, s \in Sessions, e \in Epochs :
         \/ Claim(w, s, e) \/ Reconstruct(w, s, e) \/ ReleaseInput(w, s, e)
         \/ Fence(w, s, e) \/ Teardown(w, s, e) \/ Emit(w, s, e)
-    \/ \E w \in Workers : \E S \in Batches(w) : ReleaseBatch(w, S)
+    \/ \E w \in Workers, B \in SUBSET (Sessions \X Epochs) : ReleaseBatch(w, B)
 
 FaultNext ==
     \E w \in Workers :

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import * as steps from '../../impl/store/steps.js';
 import type { TraceEntry } from '../../impl/store/steps.js';
 import { TTL, inCell, refusal } from '../../impl/test-support/cell.js';

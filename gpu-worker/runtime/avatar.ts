@@ -5,7 +5,7 @@
  * its generation (session, epoch, worker) and input seq, so a viewer sees who renders.
  */
 import { type SKRSContext2D, createCanvas } from '@napi-rs/canvas';
-import { type MediaStage, type RenderContext, frameCount, referenceClockBackend } from './cpu-reference.js';
+import { type MediaStage, type RenderContext, referenceClockBackend } from './cpu-reference.js';
 import { FRAME_MS, type FrameDescription, type Viseme } from './pipeline.js';
 import { SAMPLE_RATE, synthesizeFitted } from './espeak.js';
 import { decodeMuLaw, encodeMuLaw } from './mulaw.js';

@@ -31,7 +31,6 @@ export const SCRIPT_COMMANDS = [
   'sscan',
   'rpush',
   'llen',
-  'lindex',
   'lrange',
   'xadd',
   'xtrim',

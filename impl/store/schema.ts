@@ -80,6 +80,26 @@ export const GenerationInput = z.object({ ...inCell, worker: Id, session: Id, ep
 /** A runtime's step: its generation and the incarnation of the worker process that claimed it. */
 export const RuntimeStepInput = GenerationInput.extend({ incarnation: PositiveInt });
 export const ReleaseInputInput = RuntimeStepInput.extend({ seq: Seq });
+/** Inputs one runtime may take in one batch, and runtimes one batch may hold, at most. */
+export const MAX_BATCH_INPUTS = 256;
+export const MAX_BATCH_RUNTIMES = 1024;
+/** A batch of worker w: each runtime (s, e) with the cursor it is at (`from`), at most `max` inputs each. */
+export const ReleaseBatchInput = z.object({
+  ...inCell,
+  worker: Id,
+  max: z.number().int().positive().max(MAX_BATCH_INPUTS),
+  runtimes: z
+    .array(
+      z.object({
+        session: Id,
+        epoch: Epoch,
+        incarnation: PositiveInt,
+        from: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+      }),
+    )
+    .min(1)
+    .max(MAX_BATCH_RUNTIMES),
+});
 /** Inputs a session may hold appended and not released; 0: no limit. */
 export const MaxQueued = z.number().int().nonnegative().max(1_000_000);
 export const AppendInputInput = z.object({

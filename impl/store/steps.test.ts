@@ -279,7 +279,7 @@ describe('releaseInput', () => {
       text: 'world',
       appended: 2,
     });
-    expect(await f.redis.hgetall(keys().rel('s1'))).toEqual({ seq: '2', w: 'w1', e: '1' });
+    expect(await f.redis.hgetall(keys().rel('s1'))).toEqual({ seq: '2', w: 'w1', e: '1', from: '1' });
   });
 
   it('refuses a release out of order (LOST_AUTHORITY)', async () => {
@@ -295,7 +295,7 @@ describe('releaseInput', () => {
     await steps.configureCell(f.store, { cell: f.cell, audit: true });
     const first = await c.release('w1', 's1', 1, 1);
     expect(await c.release('w1', 's1', 1, 1)).toEqual(first);
-    expect(await f.redis.hgetall(keys().rel('s1'))).toEqual({ seq: '1', w: 'w1', e: '1' });
+    expect(await f.redis.hgetall(keys().rel('s1'))).toEqual({ seq: '1', w: 'w1', e: '1', from: '0' });
     const releases = (await steps.readAudit(f.store, { cell: f.cell })).filter((a) => a.kind === 'release');
     expect(releases.map((a) => a.kind === 'release' && a.seq)).toEqual([1]);
     // only to the generation that released it, and only while it is current
@@ -330,6 +330,85 @@ describe('releaseInput', () => {
     await c.release('w1', 's1', 1, 2);
     expect(await refusal(c.release('w1', 's1', 1, 3))).toBe('NO_INPUT');
     expect((await c.released('s1')).seq).toBe(2);
+  });
+});
+
+describe('releaseBatch', () => {
+  /** s1 and s2 claimed on w1 (two slots), two inputs each; s2 then moved to w2: w1's s2 runtime is stale. */
+  async function twoOnW1() {
+    const c = await withSession();
+    await c.create('s2', 'w1', T0);
+    for (const s of ['s1', 's2']) {
+      await c.claim('w1', s, 1);
+      await c.append(s, `${s}-a`);
+      await c.append(s, `${s}-b`);
+    }
+    return c;
+  }
+  const texts = (r: steps.BatchRelease) => (r.outcome === 'released' ? r.inputs.map((i) => i.requestId) : []);
+
+  it('releases every waiting input of each runtime in one step, each runtime against its own generation', async () => {
+    const c = await twoOnW1();
+    await steps.configureCell(f.store, { cell: f.cell, audit: true });
+    await c.move('s2', ['w1', 1], 'w2', T0);
+    const [s1, s2] = await c.batch('w1', [
+      ['s1', 1, 0],
+      ['s2', 1, 0],
+    ]);
+    expect(s1).toMatchObject({ outcome: 'released', appended: 2 });
+    expect(texts(s1!)).toEqual(['s1-a', 's1-b']);
+    expect(s2).toEqual({ outcome: 'lost' });
+    expect(await c.released('s1')).toMatchObject({ seq: 2, by: { worker: 'w1', epoch: 1 } });
+    expect(await c.released('s2')).toMatchObject({ seq: 0, by: null });
+    const releases = (await steps.readAudit(f.store, { cell: f.cell })).filter((a) => a.kind === 'release');
+    expect(releases.map((a) => a.kind === 'release' && [a.session, a.seq])).toEqual([
+      ['s1', 1],
+      ['s1', 2],
+    ]);
+  });
+
+  it('takes at most `max` inputs of a runtime; nothing waiting is no input', async () => {
+    const c = await twoOnW1();
+    const [first] = await c.batch('w1', [['s1', 1, 0]], 1);
+    expect(texts(first!)).toEqual(['s1-a']);
+    const [rest, none] = await c.batch('w1', [
+      ['s1', 1, 1],
+      ['s2', 1, 2],
+    ]);
+    expect(texts(rest!)).toEqual(['s1-b']);
+    expect(none).toEqual({ outcome: 'lost' }); // s2's cursor is 0, not 2
+    const [empty] = await c.batch('w1', [['s1', 1, 2]]);
+    expect(empty).toEqual({ outcome: 'noinput', appended: 2 });
+  });
+
+  it('answers a retry of a batch whose reply was lost with the same inputs, releasing nothing twice', async () => {
+    const c = await twoOnW1();
+    await steps.configureCell(f.store, { cell: f.cell, audit: true });
+    const [first] = await c.batch('w1', [['s1', 1, 0]], 1);
+    await c.append('s1', 's1-c');
+    // the retry from the same cursor gets the lost input again, then the ones appended since
+    const [again] = await c.batch('w1', [['s1', 1, 0]]);
+    expect(texts(again!)).toEqual(['s1-a', 's1-b', 's1-c']);
+    expect(texts(first!)).toEqual(['s1-a']);
+    // a runtime asking from before the last batch's start would run inputs twice: refused
+    expect(await c.batch('w1', [['s1', 1, 1]])).toEqual([{ outcome: 'lost' }]);
+    const releases = (await steps.readAudit(f.store, { cell: f.cell })).filter((a) => a.kind === 'release');
+    expect(releases.map((a) => a.kind === 'release' && a.seq)).toEqual([1, 2, 3]);
+  });
+
+  it('refuses a runtime of another incarnation, a closed session and a session of another worker', async () => {
+    const c = await twoOnW1();
+    const stale = await steps.releaseBatch(f.store, {
+      cell: f.cell,
+      worker: 'w1',
+      max: 8,
+      runtimes: [{ session: 's1', epoch: 1, incarnation: 7, from: 0 }],
+    });
+    expect(stale).toEqual([{ outcome: 'lost' }]);
+    await c.close('s2');
+    expect(await c.batch('w1', [['s2', 1, 0]])).toEqual([{ outcome: 'lost' }]);
+    expect(await c.batch('w2', [['s1', 1, 0]])).toEqual([{ outcome: 'lost' }]);
+    expect(await refusal(c.batch('w1', []))).toBe('INVALID_INPUT');
   });
 });
 

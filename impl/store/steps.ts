@@ -23,6 +23,7 @@ import {
   ReadSessionsInput,
   ReadWorkerInput,
   RegisterWorkerInput,
+  ReleaseBatchInput,
   ReleaseInputInput,
   RenewLeaseInput,
   RuntimeStepInput,
@@ -304,31 +305,58 @@ export const claim = step({
   result: (claimed): 'claimed' | 'stale' => (claimed === 1 ? 'claimed' : 'stale'),
 });
 
+/** What one runtime of a batch got: its inputs, a refusal (it lost authority), or none yet appended. */
+export type BatchRelease =
+  | { outcome: 'released'; inputs: Input[]; appended: number }
+  | { outcome: 'lost' }
+  | { outcome: 'noinput'; appended: number };
+
+const BatchReply = z.array(z.tuple([Int, NonNegative, z.array(Str), z.array(Str)]));
+
 /**
- * ReleaseInput(w, s, e): revalidate and release input seq; LOST_AUTHORITY means stop the runtime.
- * `appended` is the log's length: more than seq means the next input is already waiting.
+ * ReleaseBatch(w, S): each runtime (s, e) of the batch releases the inputs after its cursor `from`, at
+ * most `max`, each revalidated against its own generation; 'lost' means stop that runtime. `appended` is
+ * the log's length: more than the last seq means more is already waiting.
  */
-export const releaseInput = step({
-  name: 'releaseInput',
-  input: ReleaseInputInput,
+export const releaseBatch = step({
+  name: 'releaseBatch',
+  input: ReleaseBatchInput,
   writes: true,
-  keys: (i, k) => [
-    k.gen(i.session),
-    k.rel(i.session),
-    k.log(i.session),
-    k.text(i.session),
-    k.config,
-    k.audit,
+  keys: (_i, k) => [k.config, k.audit],
+  args: (i, k, protocol) => [
+    k.prefix,
+    i.worker,
+    protocol,
+    i.max,
+    ...i.runtimes.flatMap((r) => [r.session, r.epoch, r.incarnation, r.from]),
   ],
-  args: (i, _k, protocol) => [i.worker, i.epoch, i.seq, protocol, i.session, i.incarnation],
-  reply: z.tuple([Str, Str, Positive]),
-  result: ([requestId, text, appended], i): Input & { appended: number } => ({
-    seq: i.seq,
-    requestId,
-    text,
-    appended,
-  }),
+  reply: BatchReply,
+  result: (replies, i): BatchRelease[] =>
+    replies.map(([code, appended, ids, texts], k) => {
+      if (code === StoreCode.LOST_AUTHORITY) return { outcome: 'lost' };
+      if (code === StoreCode.NO_INPUT) return { outcome: 'noinput', appended };
+      const from = i.runtimes[k]!.from;
+      const inputs = ids.map((requestId, j) => ({ seq: from + j + 1, requestId, text: texts[j]! }));
+      return { outcome: 'released', inputs, appended };
+    }),
 });
+
+/**
+ * ReleaseInput(w, s, e): a batch of one runtime and one input: revalidate and release input seq;
+ * LOST_AUTHORITY means stop the runtime, NO_INPUT that nothing is appended at seq yet. `appended` is the
+ * log's length: more than seq means the next input is already waiting.
+ */
+export async function releaseInput(
+  store: Store,
+  args: z.input<typeof ReleaseInputInput>,
+): Promise<Input & { appended: number }> {
+  const i = validate(ReleaseInputInput, args, 'releaseInput');
+  const runtime = { session: i.session, epoch: i.epoch, incarnation: i.incarnation, from: i.seq - 1 };
+  const [got] = await releaseBatch(store, { cell: i.cell, worker: i.worker, max: 1, runtimes: [runtime] });
+  if (got!.outcome === 'lost') throw storeError(StoreCode.LOST_AUTHORITY, 'releaseInput');
+  if (got!.outcome === 'noinput') throw storeError(StoreCode.NO_INPUT, 'releaseInput');
+  return { ...got!.inputs[0]!, appended: got!.appended };
+}
 
 /**
  * PushText(s, r): append once per request id; a retry returns the first seq. Names the owner, whose work

@@ -45,6 +45,16 @@ export function inCell(store: Store, cell: string) {
         seq,
         incarnation: incarnation ?? (await registered(worker)),
       }),
+    /** ReleaseBatch(worker, S): each runtime [session, epoch, from], by the worker's registered incarnation. */
+    batch: async (worker: string, runtimes: [string, number, number][], max = 256) => {
+      const incarnation = await registered(worker);
+      return steps.releaseBatch(store, {
+        cell,
+        worker,
+        max,
+        runtimes: runtimes.map(([session, epoch, from]) => ({ session, epoch, incarnation, from })),
+      });
+    },
     append: (session: string, requestId: string, text = `text of ${requestId}`) =>
       steps.appendInput(store, { cell, session, requestId, text }),
     teardown: async (worker: string, session: string, epoch: number) =>

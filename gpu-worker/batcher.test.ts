@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { Batcher } from './batcher.js';
+
+/** A batcher over [key, value] items whose runs are recorded and held until `release` is called. */
+function recorded(maxItems = 10) {
+  const runs: string[][] = [];
+  const held: (() => void)[] = [];
+  const batcher = new Batcher<[string, string], string>(
+    async (items) => {
+      runs.push(items.map(([, v]) => v));
+      await new Promise<void>((resolve) => held.push(resolve));
+      return items.map(([, v]) => v.toUpperCase());
+    },
+    ([key]) => key,
+    maxItems,
+  );
+  const release = async () => {
+    while (held.length === 0) await new Promise((r) => setImmediate(r));
+    held.shift()!();
+  };
+  return { batcher, runs, release };
+}
+
+describe('Batcher', () => {
+  it('sends the first request at once and the ones made meanwhile together in the next batch', async () => {
+    const { batcher, runs, release } = recorded();
+    const a = batcher.submit(['s1', 'a']);
+    const b = batcher.submit(['s2', 'b']);
+    const c = batcher.submit(['s3', 'c']);
+    await release();
+    expect(await a).toBe('A');
+    await release();
+    expect(await Promise.all([b, c])).toEqual(['B', 'C']);
+    expect(runs).toEqual([['a'], ['b', 'c']]);
+  });
+
+  it('puts one item per key in a batch, and at most maxItems', async () => {
+    const { batcher, runs, release } = recorded(2);
+    const first = batcher.submit(['s0', 'x']);
+    const rest = [
+      batcher.submit(['s1', 'a']),
+      batcher.submit(['s1', 'b']),
+      batcher.submit(['s2', 'c']),
+      batcher.submit(['s3', 'd']),
+    ];
+    for (let i = 0; i < 3; i++) await release();
+    expect(await Promise.all([first, ...rest])).toEqual(['X', 'A', 'B', 'C', 'D']);
+    expect(runs).toEqual([['x'], ['a', 'c'], ['b', 'd']]);
+  });
+
+  it('rejects every request of a failed batch, and goes on with the next', async () => {
+    let calls = 0;
+    const batcher = new Batcher<string, string>(
+      async (items) => {
+        if (calls++ === 0) throw new Error('Redis went away');
+        return items;
+      },
+      (item) => item,
+      10,
+    );
+    await expect(batcher.submit('a')).rejects.toThrow('Redis went away');
+    expect(await batcher.submit('b')).toBe('b');
+  });
+});
