@@ -62,9 +62,9 @@ export const mutants: Mutant[] = [
   {
     name: 'append-ignores-idempotency-key',
     breaks: 'a retried PushText is appended again',
-    file: lua('appendInput-5'),
-    find: 'if existing then',
-    replace: 'if false then',
+    file: lua('appendBatch-2'),
+    find: '  elseif existing then',
+    replace: '  elseif false then',
   },
   {
     name: 'admission-skips-lease',
@@ -111,9 +111,9 @@ export const mutants: Mutant[] = [
   {
     name: 'append-after-close',
     breaks: 'a closed session still takes input',
-    file: lua('appendInput-5'),
-    find: 'local refused = notLive(gen)',
-    replace: 'local refused = gen == nil and Code.NO_SESSION or nil',
+    file: lua('appendBatch-2'),
+    find: '  local refused = notLive(gen)',
+    replace: '  local refused = gen == nil and Code.NO_SESSION or nil',
   },
   {
     name: 'register-keeps-epoch',

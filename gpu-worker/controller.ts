@@ -17,7 +17,8 @@
  *   Teardown(w, s, e)      `teardownStep`: a stopped runtime is closed and frees its capacity token
  *   Emit(w, s, e)          the frames of each release, and `emitStep`: the frame a ready runtime shows now;
  *                          every frame is stamped with its generation
- * `heartbeat` renews the lease (what keeps LeaseExpire(w) from happening) and publishes load.
+ * `heartbeat` renews the lease (what keeps LeaseExpire(w) from happening) and publishes load; the renewal
+ * has a connection of its own, so a busy worker's releases never hold it up.
  * `runtimeTable` is rt[w]. With `autonomous: false` no loop runs: the caller takes every step (the
  * conformance adapter, conformance/adapter.ts).
  *
@@ -43,13 +44,13 @@ import {
   runtimesGauge,
   staleRejections,
 } from '../impl/common/metrics.js';
+import { Batcher } from '../impl/common/batcher.js';
 import type { HealthReply, RuntimeReply } from '../impl/rpc/proto.js';
 import { StoreCode, isStoreError } from '../impl/store/codes.js';
 import { cellKeys, tokenOf } from '../impl/store/keys.js';
 import { Id, MAX_BATCH_INPUTS, MAX_BATCH_RUNTIMES } from '../impl/store/schema.js';
 import type { RedisClient } from '../impl/store/scripts.js';
 import * as steps from '../impl/store/steps.js';
-import { Batcher } from './batcher.js';
 import type { FrameSink } from './media/publisher.js';
 import type { Input, RuntimeBackend, SessionRuntime } from './runtime/pipeline.js';
 
@@ -237,12 +238,13 @@ export class InferController {
   private readonly starting = new Map<string, Promise<RuntimeReply>>();
   private readonly closing = new AbortController();
   private blocking: RedisClient | undefined;
+  /** The lease's own store connection (autonomous): a renewal never waits behind releases and claims. */
+  private leaseStore: steps.Store | undefined;
   private loops: Promise<void>[] = [];
   /** The runtime loops' releases: the ones asked for while a batch is in flight go in the next one. */
   private readonly batcher = new Batcher<RuntimeSlot, SlotRelease>(
     (slots) => this.releaseBatch(slots, MAX_BATCH_INPUTS),
-    (slot) => slot.session,
-    MAX_BATCH_RUNTIMES,
+    { keyOf: (slot) => slot.session, maxItems: MAX_BATCH_RUNTIMES },
   );
 
   constructor(private readonly options: ControllerOptions) {
@@ -270,8 +272,15 @@ export class InferController {
     const blocking = this.store.redis.duplicate();
     blocking.on('error', (err: Error) => this.log.debug({ err: err.message }, 'work stream connection'));
     this.blocking = blocking;
+    const leaseRedis = this.store.redis.duplicate();
+    leaseRedis.on('error', (err: Error) => this.log.debug({ err: err.message }, 'lease connection'));
+    this.leaseStore = steps.openStore(leaseRedis, this.store);
     await this.register();
-    this.loops = [this.readWorkStream(blocking), this.every(this.heartbeatMs, () => this.heartbeat())];
+    this.loops = [
+      this.readWorkStream(blocking),
+      this.every(this.heartbeatMs, async () => void (await this.renew())),
+      this.every(this.heartbeatMs, () => this.publishLoad()),
+    ];
     if (this.store.protocol === 'dhsched') {
       this.loops.push(this.every(this.options.sweepMs, () => this.sweep()));
     }
@@ -283,6 +292,7 @@ export class InferController {
     this.closing.abort();
     this.blocking?.disconnect();
     await Promise.all(this.loops);
+    this.leaseStore?.redis.disconnect();
     await this.stopAll('shutdown');
   }
 
@@ -871,35 +881,53 @@ export class InferController {
   }
 
   /**
-   * The heartbeat: renews the lease (what keeps LeaseExpire(w) from happening) and publishes load; a
-   * refused renewal means the lease is lost: every runtime stops, then it registers again.
+   * The heartbeat: renews the lease (what keeps LeaseExpire(w) from happening), then publishes load. The
+   * loops take the two on timers of their own (`renew`, `publishLoad`), so load publishing never delays a
+   * renewal.
    */
   async heartbeat(): Promise<void> {
+    if (await this.renew()) await this.publishLoad();
+  }
+
+  /**
+   * Renews the lease; true if it did. A refused renewal means the lease is lost: every runtime stops,
+   * then it registers again.
+   */
+  private async renew(): Promise<boolean> {
     const life = this.life;
-    if (!this.serving(life)) return;
-    const base = { cell: this.cell, worker: this.worker };
-    const now = this.now();
+    if (!this.serving(life)) return false;
     try {
-      await steps.renewLease(this.store, {
-        ...base,
+      await steps.renewLease(this.leaseStore ?? this.store, {
+        cell: this.cell,
+        worker: this.worker,
         incarnation: life.incarnation,
-        now,
+        now: this.now(),
         ttlMs: this.options.leaseTtlMs,
       });
+      return true;
     } catch (err) {
       if (isStoreError(err, StoreCode.NOT_LIVE, StoreCode.STALE_INCARNATION, StoreCode.UNKNOWN_WORKER)) {
-        return this.relapse(life, err.message);
+        await this.relapse(life, err.message);
+        return false;
       }
       this.log.warn({ err }, 'renewing the lease failed; retrying at the next heartbeat');
-      return;
+      return false;
     }
-    const slots = [...this.runtimes.values()];
-    const queued = slots.reduce((n, s) => n + Math.max(0, s.appended - s.cursor), 0);
+  }
+
+  /** Publishes the runtimes and the inputs waiting (advisory), and reads back this worker's tokens. */
+  private async publishLoad(): Promise<void> {
+    const life = this.life;
+    if (!this.serving(life)) return;
+    const now = this.now();
+    let queued = 0;
+    for (const s of this.runtimes.values()) queued += Math.max(0, s.appended - s.cursor);
     const [load, view] = await Promise.allSettled([
       steps.publishLoad(this.store, {
-        ...base,
+        cell: this.cell,
+        worker: this.worker,
         incarnation: life.incarnation,
-        runtimes: slots.length,
+        runtimes: this.runtimes.size,
         queued,
         now,
       }),

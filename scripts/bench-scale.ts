@@ -50,6 +50,12 @@ const OPTIONS: [flags: string, description: string, kind: Kind<unknown>, fallbac
   ['--push-rate <n>', 'PushText calls per second, over every live session', positive, 500],
   ['--push-seconds <s>', 'PushText window at each level', seconds, 20],
   [
+    '--ingress <kind>',
+    'how the load client sends PushText: unary or stream',
+    { words: 'unary or stream', schema: z.enum(['unary', 'stream']) },
+    'unary',
+  ],
+  [
     '--idle-seconds <s>',
     'idle window at each level (background, subtracted per request; ≥ sweep)',
     seconds,

@@ -46,6 +46,8 @@ export const ScaleOptions = z
     capacity: positive(1_000_000).optional(),
     createRate: positive(100_000).default(500),
     pushRate: positive(100_000).default(500),
+    /** How the load client sends PushText. */
+    ingress: z.enum(['unary', 'stream']).default('unary'),
     pushSeconds: z.number().positive().default(20),
     idleSeconds: z.number().positive().default(10),
     migrations: count(1_000_000).default(10_000),
@@ -202,7 +204,7 @@ async function level(bench: BenchSystem, o: z.output<typeof ScaleOptions>, n: nu
   const [, idle] = await measured(bench, () => delay(o.idleSeconds * 1000));
   const idleSlow = await takeSlowlog(bench.observer);
   const [pushed, pushDelta, after] = await measured(bench, () =>
-    bench.push(o.pushRate, delay(o.pushSeconds * 1000)),
+    bench.push(o.pushRate, delay(o.pushSeconds * 1000), o.ingress),
   );
   const pushSlow = await takeSlowlog(bench.observer);
   progress(`  ${n} sessions: ${pushed.ok} pushes, P99 ${pushed.latency.summary().p99Ms} ms`);
@@ -241,7 +243,7 @@ async function storm(bench: BenchSystem, o: z.output<typeof ScaleOptions>, progr
   };
   await takeSlowlog(bench.observer);
   let endPush: () => void = () => {};
-  const pushing = bench.push(o.pushRate, new Promise<void>((resolve) => (endPush = resolve)));
+  const pushing = bench.push(o.pushRate, new Promise<void>((resolve) => (endPush = resolve)), o.ingress);
   const sampling = sampleCapacity(bench, pushing);
   const t0 = performance.now();
   const moves = await bench.migrate(o.migrations, o.migrationRate, targets, onOk);
@@ -338,6 +340,7 @@ export async function runBenchScale(options: ScaleOptions, progress: Progress = 
         ...settings,
         createRate: o.createRate,
         pushRate: o.pushRate,
+        ingress: o.ingress,
         migrationRate: o.migrationRate,
       },
       host: { cpus: os.cpus().length, memoryGiB: r1(os.totalmem() / 1024 / MiB), node: process.version },

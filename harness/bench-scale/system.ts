@@ -7,8 +7,8 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import { connectRedis } from '../../impl/common/process.js';
-import { type Client, dispatchClient } from '../../impl/rpc/client.js';
-import type { DispatchMethods } from '../../impl/rpc/proto.js';
+import { type Client, PushStream, dispatchClient } from '../../impl/rpc/client.js';
+import { type DispatchMethods, PUSH_STREAM_WINDOW } from '../../impl/rpc/proto.js';
 import { cellKeys } from '../../impl/store/keys.js';
 import type { Protocol } from '../../impl/store/schema.js';
 import type { RedisClient } from '../../impl/store/scripts.js';
@@ -55,6 +55,9 @@ export interface DrainResult {
 
 export const sessionId = (i: number) => `s${i}`;
 
+/** How the bench sends PushText: unary calls, or PushTextStream. */
+export type Ingress = 'unary' | 'stream';
+
 export class BenchSystem {
   /** Sessions s0 .. s(created - 1) exist. */
   created = 0;
@@ -69,7 +72,12 @@ export class BenchSystem {
     readonly observer: RedisClient,
     readonly store: Store,
     private readonly clients: Client<DispatchMethods>[],
-  ) {}
+  ) {
+    this.streams = clients.map((c) => new PushStream(c));
+  }
+
+  /** One push stream per replica, over the same channels as the unary calls. */
+  private readonly streams: PushStream[];
 
   static async launch(s: SystemSettings): Promise<BenchSystem> {
     const system = await launchSystem({
@@ -129,17 +137,32 @@ export class BenchSystem {
     return false;
   }
 
-  /** PushText to sessions drawn at random, at `rate` per second, until `until` resolves. */
-  push(rate: number, until: Promise<unknown>): Promise<LoadResult> {
-    return runLoad({ rate, until }, async () => {
+  /**
+   * PushText to sessions drawn at random, at `rate` per second, until `until` resolves: unary calls
+   * round-robin over the replicas, or pushes on one PushTextStream per replica. `onAppended` sees each.
+   */
+  push(
+    rate: number,
+    until: Promise<unknown>,
+    ingress: Ingress = 'unary',
+    onAppended?: (session: string, seq: number, sentAt: number) => void,
+  ): Promise<LoadResult> {
+    const maxInFlight = ingress === 'stream' ? this.streams.length * PUSH_STREAM_WINDOW : undefined;
+    return runLoad({ rate, until, maxInFlight }, async () => {
       const session = sessionId(Math.floor(Math.random() * this.created));
       const n = this.pushes++;
-      const reply = await this.client().call('pushText', {
+      const request = {
         cell: CELL,
         session,
         requestId: `r${n}`,
         text: `Hello, this is input number ${n}, said to session ${session}.`,
-      });
+      };
+      const sentAt = Date.now();
+      const reply =
+        ingress === 'stream'
+          ? await this.streams[this.calls++ % this.streams.length]!.push(request)
+          : await this.client().call('pushText', request);
+      if (!reply.duplicate) onAppended?.(session, reply.seq, sentAt);
       this.appended.set(session, Math.max(this.appended.get(session) ?? 0, reply.seq));
     });
   }
@@ -214,6 +237,7 @@ export class BenchSystem {
   }
 
   async stop(): Promise<void> {
+    for (const s of this.streams) s.close();
     for (const c of this.clients) c.close();
     this.observer.disconnect();
     await this.system.stop();

@@ -18,6 +18,13 @@ export const rpcDuration = new client.Histogram({
   registers,
 });
 
+export const rpcRefusals = new client.Counter({
+  name: 'dhsched_rpc_refusals_total',
+  help: 'Calls refused before they ran, by service, method and reason (overloaded: admission was at its limit)',
+  labelNames: ['service', 'method', 'reason'] as const,
+  registers: [registry],
+});
+
 export const inputsReleased = new client.Counter({
   name: 'dhsched_inputs_released_total',
   help: 'Inputs released to a runtime after revalidation, by worker',

@@ -21,7 +21,9 @@ import type {
   Session,
   UndrainWorkerReply,
 } from '../rpc/proto.js';
-import { StoreCode, type StoreError, isStoreError } from '../store/codes.js';
+import { Batcher, Expired } from '../common/batcher.js';
+import { StoreCode, type StoreError, isStoreError, storeError } from '../store/codes.js';
+import { MAX_APPEND_BATCH } from '../store/schema.js';
 import * as steps from '../store/steps.js';
 import type { PlacedSession, Store } from '../store/steps.js';
 import type { LoadView } from './load-view.js';
@@ -53,6 +55,16 @@ export interface DispatchCoreOptions {
 export const DEFAULT_MAX_QUEUED = 256;
 /** PushText's default rate per session and replica. */
 export const DEFAULT_PUSH_RATE = 50;
+
+/** Cells whose append batchers are kept while idle. */
+const APPEND_BATCHERS = 1024;
+
+/** One push of an append batch. */
+interface Push {
+  session: string;
+  requestId: string;
+  text: string;
+}
 
 export type MoveReason = 'migrate' | 'drain' | 'recovery';
 
@@ -144,6 +156,7 @@ export class DispatchCore {
   private readonly maxQueued: number;
   private readonly pushRate: number;
   private readonly pushes: RateLimiter;
+  private readonly appends = new Map<string, Batcher<Push, steps.AppendOutcome>>();
   private recovery: Loop | undefined;
 
   constructor(o: DispatchCoreOptions) {
@@ -179,23 +192,52 @@ export class DispatchCore {
     return existing;
   }
 
-  /** Appends to the session's input log, once per request id; the owner reads it on its work stream. */
-  async pushText(cell: string, session: string, requestId: string, text: string): Promise<PushTextReply> {
+  /**
+   * Appends to the session's input log, once per request id; the owner reads it on its work stream. The
+   * pushes of a cell made while its append batch is in flight go together in its next one (appendBatch);
+   * one still waiting at `deadline` (ms since the epoch) is not appended: DEADLINE_EXCEEDED.
+   */
+  async pushText(
+    cell: string,
+    session: string,
+    requestId: string,
+    text: string,
+    deadline = Infinity,
+  ): Promise<PushTextReply> {
     if (!this.pushes.take(`${cell}/${session}`)) {
       const why = `session ${session} sends more than ${this.pushRate} PushText calls a second; retry later`;
       throw new RpcError(grpc.status.RESOURCE_EXHAUSTED, why);
     }
+    let got: steps.AppendOutcome;
     try {
-      const input = { cell, session, requestId, text, maxQueued: this.maxQueued };
-      const { seq, duplicate } = await steps.appendInput(this.store, input);
-      return { seq, duplicate };
+      got = await this.appendsOf(cell).submit({ session, requestId, text }, deadline);
     } catch (err) {
-      if (isStoreError(err, StoreCode.QUEUE_FULL)) {
-        const why = `session ${session} has ${this.maxQueued} inputs not yet released; retry later`;
-        throw new RpcError(grpc.status.RESOURCE_EXHAUSTED, why);
-      }
-      throw sessionRefusal(err, cell, session);
+      if (err instanceof Expired) throw new RpcError(grpc.status.DEADLINE_EXCEEDED, err.message);
+      throw err;
     }
+    if (got.ok) return { seq: got.seq, duplicate: got.duplicate };
+    if (got.code === StoreCode.QUEUE_FULL) {
+      const why = `session ${session} has ${this.maxQueued} inputs not yet released; retry later`;
+      throw new RpcError(grpc.status.RESOURCE_EXHAUSTED, why);
+    }
+    throw sessionRefusal(storeError(got.code, 'appendInput'), cell, session);
+  }
+
+  /** The append batcher of a cell (a batch is one store step: one cell's hash tag). */
+  private appendsOf(cell: string): Batcher<Push, steps.AppendOutcome> {
+    let batcher = this.appends.get(cell);
+    if (!batcher) {
+      // a client may name any cell: past a bound, the idle batchers of other cells are let go
+      if (this.appends.size >= APPEND_BATCHERS) {
+        for (const [c, b] of this.appends) if (b.idle) this.appends.delete(c);
+      }
+      batcher = new Batcher(
+        (inputs) => steps.appendBatch(this.store, { cell, maxQueued: this.maxQueued, inputs }),
+        { maxItems: MAX_APPEND_BATCH },
+      );
+      this.appends.set(cell, batcher);
+    }
+    return batcher;
   }
 
   /** Closes the session and tells its owner to stop; closing a closed session returns it unchanged. */

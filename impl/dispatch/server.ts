@@ -8,9 +8,18 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import { silentLogger } from '../common/log.js';
 import { type ApiKeys, Authenticator } from '../rpc/auth.js';
-import { type DispatchMethods, services } from '../rpc/proto.js';
+import { Admission, type AdmissionOptions } from '../rpc/admission.js';
+import { toStatus } from '../rpc/errors.js';
+import {
+  type DispatchMethods,
+  PUSH_STREAM_WINDOW,
+  type PushTextStreamReply,
+  type PushTextStreamRequest,
+  services,
+} from '../rpc/proto.js';
+import { rpcRefusals } from '../common/metrics.js';
 import type { Tls } from '../rpc/tls.js';
-import { type Schemas, listen, shutdown, unaryService } from '../rpc/server.js';
+import { type Schemas, deadlineOf, listen, overloaded, shutdown, unaryService } from '../rpc/server.js';
 import { Id, RequestId, Text } from '../store/schema.js';
 import type { Store } from '../store/steps.js';
 import { DispatchCore } from './core.js';
@@ -100,24 +109,110 @@ export function dispatchService(
   core: DispatchCore,
   log: Logger,
   auth?: Authenticator,
+  admission?: Admission,
 ): grpc.UntypedServiceImplementation {
-  return unaryService<DispatchMethods>(
-    'Dispatch',
-    schemas,
-    {
-      createLive: (r) => core.createLive(r.cell, r.session),
-      pushText: (r) => core.pushText(r.cell, r.session, r.requestId, r.text),
-      closeLive: (r) => core.closeLive(r.cell, r.session),
-      migrate: (r) => core.migrate(r.cell, r.session, r.target || undefined, r.fromEpoch || undefined),
-      drainWorker: (r) => core.drainWorker(r.cell, r.worker),
-      undrainWorker: (r) => core.undrainWorker(r.cell, r.worker),
-      getSession: (r) => core.getSession(r.cell, r.session),
-      listSessions: (r) => core.listSessions(r.cell, r.cursor, r.limit),
-      listWorkers: (r) => core.listWorkers(r.cell),
-    },
-    log,
-    auth && ((metadata, request) => void auth.check(metadata, request.cell)),
-  );
+  const guard =
+    auth && ((metadata: grpc.Metadata, request: { cell: string }) => void auth.check(metadata, request.cell));
+  return {
+    ...unaryService<DispatchMethods>(
+      'Dispatch',
+      schemas,
+      {
+        createLive: (r) => core.createLive(r.cell, r.session),
+        pushText: (r, { deadline }) => core.pushText(r.cell, r.session, r.requestId, r.text, deadline),
+        closeLive: (r) => core.closeLive(r.cell, r.session),
+        migrate: (r) => core.migrate(r.cell, r.session, r.target || undefined, r.fromEpoch || undefined),
+        drainWorker: (r) => core.drainWorker(r.cell, r.worker),
+        undrainWorker: (r) => core.undrainWorker(r.cell, r.worker),
+        getSession: (r) => core.getSession(r.cell, r.session),
+        listSessions: (r) => core.listSessions(r.cell, r.cursor, r.limit),
+        listWorkers: (r) => core.listWorkers(r.cell),
+      },
+      log,
+      { guard, admission },
+    ),
+    pushTextStream: pushTextStream(core, log, guard, admission),
+  };
+}
+
+/**
+ * PushTextStream: each message one PushText, answered by its own reply (code 0 or the status the unary
+ * call would end with). At most PUSH_STREAM_WINDOW pushes are read ahead of their replies, and none while the
+ * client does not read its replies: then the stream stops reading and its HTTP/2 window fills.
+ */
+function pushTextStream(
+  core: DispatchCore,
+  log: Logger,
+  guard: ((metadata: grpc.Metadata, request: { cell: string }) => void) | undefined,
+  admission: Admission | undefined,
+) {
+  return (call: grpc.ServerDuplexStream<PushTextStreamRequest, Partial<PushTextStreamReply>>) => {
+    const streamDeadline = deadlineOf(call);
+    let outstanding = 0;
+    let writable = true;
+    let ended = false;
+    const flow = () => {
+      if (outstanding < PUSH_STREAM_WINDOW && writable) call.resume();
+      else call.pause();
+      if (ended && outstanding === 0) call.end();
+    };
+    const answer = (reply: Partial<PushTextStreamReply> & { tag: number }) => {
+      outstanding--;
+      if (call.cancelled || call.writableEnded) return;
+      if (!call.write(reply)) {
+        writable = false;
+        call.once('drain', () => {
+          writable = true;
+          flow();
+        });
+      }
+      flow();
+    };
+    const refuse = (tag: number, err: unknown) => {
+      const { code, details } = toStatus(err);
+      if (code === grpc.status.INTERNAL) log.error({ err }, 'push failed');
+      answer({ tag, code, message: details });
+    };
+    call.on('data', (m: PushTextStreamRequest) => {
+      outstanding++;
+      flow();
+      const tag = typeof m.tag === 'number' ? m.tag : 0;
+      if (admission && !admission.tryAcquire()) {
+        rpcRefusals.inc({ service: 'Dispatch', method: 'pushTextStream', reason: 'overloaded' });
+        const { code, details } = overloaded(admission);
+        return answer({ tag, code, message: details, retryAfterMs: admission.retryAfterMs() });
+      }
+      const started = performance.now();
+      const settle = () => admission?.done(performance.now() - started);
+      const deadline = Math.min(streamDeadline, m.timeoutMs > 0 ? Date.now() + m.timeoutMs : Infinity);
+      const parsed = schemas.pushText.safeParse(undecodable in m ? m : (m.push ?? {}));
+      if (!parsed.success) {
+        settle();
+        return refuse(tag, parsed.error);
+      }
+      const r = parsed.data;
+      Promise.resolve()
+        .then(() => {
+          guard?.(call.metadata, r);
+          return core.pushText(r.cell, r.session, r.requestId, r.text, deadline);
+        })
+        .then(
+          ({ seq, duplicate }) => {
+            settle();
+            answer({ tag, code: grpc.status.OK, seq, duplicate });
+          },
+          (err: unknown) => {
+            settle();
+            refuse(tag, err);
+          },
+        );
+    });
+    call.on('end', () => {
+      ended = true;
+      flow();
+    });
+    call.on('error', (err) => log.debug({ err }, 'push stream failed'));
+  };
 }
 
 export interface DispatchServerOptions {
@@ -146,6 +241,8 @@ export interface DispatchServerOptions {
   apiKeys?: ApiKeys;
   /** Mutual TLS to the workers; absent: plaintext. */
   workerTls?: Tls;
+  /** Bounded admission of calls (rpc/admission.ts); false: none. */
+  admission?: AdmissionOptions | false;
 }
 
 export interface DispatchServer {
@@ -187,7 +284,12 @@ export async function startDispatchServer(o: DispatchServerOptions): Promise<Dis
   const server = new grpc.Server();
   server.addService(
     leniently(services().Dispatch.service),
-    dispatchService(core, log, o.apiKeys && new Authenticator(o.apiKeys)),
+    dispatchService(
+      core,
+      log,
+      o.apiKeys && new Authenticator(o.apiKeys),
+      o.admission === false ? undefined : new Admission(o.admission),
+    ),
   );
   const stopLoops = async () => {
     await core.stop();

@@ -1,8 +1,22 @@
-/** Typed unary calls with a deadline, over clients that proto-loader builds, cached per address. */
+/**
+ * Typed unary calls with a deadline, over clients that proto-loader builds, cached per address; the push
+ * stream (PushTextStream); retries with jittered backoff that stop at the caller's deadline.
+ */
+import { setTimeout as delay } from 'node:timers/promises';
 import * as grpc from '@grpc/grpc-js';
 import { bearer } from './auth.js';
 import { type Tls, channelCredentials } from './tls.js';
-import { type DispatchMethods, type MediaSinkUnaryMethods, type WorkerMethods, services } from './proto.js';
+import {
+  type DispatchMethods,
+  type MediaSinkUnaryMethods,
+  type PushTextReply,
+  type PushTextRequest,
+  type PushTextStreamReply,
+  PUSH_STREAM_WINDOW,
+  type WorkerMethods,
+  services,
+} from './proto.js';
+import { RETRY_AFTER } from './errors.js';
 
 type Methods = Record<string, [unknown, unknown]>;
 
@@ -36,6 +50,11 @@ function typed<M extends Methods>(raw: grpc.Client, addr: string, defaultDeadlin
   };
 }
 
+/**
+ * Every channel: a keepalive ping every 10 s finds a dead peer within seconds instead of at the next
+ * call; grpc-js's own retries are off, because callers retry themselves (`retrying`), only what is
+ * idempotent and only within their deadline.
+ */
 const channelOptions = { 'grpc.keepalive_time_ms': 10_000, 'grpc.enable_retries': 0 };
 
 /** A Dispatch client; with `apiKey`, every call carries it (see auth.ts). */
@@ -69,5 +88,152 @@ export class ClientPool<C extends { close(): void }> {
   closeAll(): void {
     for (const c of this.clients.values()) c.close();
     this.clients.clear();
+  }
+}
+
+/** A push refused on the stream: a ServiceError's shape, so callers read its code as a unary call's. */
+export class PushRefused extends Error implements Partial<grpc.ServiceError> {
+  override readonly name = 'PushRefused';
+  constructor(
+    readonly code: grpc.status,
+    readonly details: string,
+    /** The server's hint when it refused for overload, ms; 0: none. */
+    readonly retryAfterMs: number,
+  ) {
+    super(`${code} ${grpc.status[code]}: ${details}`);
+  }
+}
+
+/**
+ * Many sessions' pushes over one PushTextStream: `push` resolves with the push's own reply. A push waits
+ * while PUSH_STREAM_WINDOW pushes are in flight (the server reads no further ahead, see the proto) or
+ * while the stream's writes are buffered. A stream that fails fails the pushes in flight; the next push
+ * opens a new one.
+ */
+export class PushStream {
+  private stream: grpc.ClientDuplexStream<unknown, PushTextStreamReply> | undefined;
+  private readonly pending = new Map<
+    number,
+    { resolve: (r: PushTextReply) => void; reject: (e: Error) => void }
+  >();
+  private nextTag = 1;
+  private drained: Promise<void> | undefined;
+  /** Waiting for a reply to free a place in the window. */
+  private waiters: (() => void)[] = [];
+
+  constructor(private readonly client: Client<DispatchMethods>) {}
+
+  /** Pushes still waiting for their reply. */
+  get inFlight(): number {
+    return this.pending.size;
+  }
+
+  /** One PushText; `timeoutMs` bounds how long it may wait at the server before it runs (0: no bound). */
+  async push(request: PushTextRequest, timeoutMs = 0): Promise<PushTextReply> {
+    await this.ready();
+    const stream = this.open();
+    const tag = this.nextTag++;
+    const reply = new Promise<PushTextReply>((resolve, reject) => this.pending.set(tag, { resolve, reject }));
+    if (!stream.write({ tag, push: request, timeoutMs })) {
+      this.drained = new Promise((resolve) =>
+        stream.once('drain', () => {
+          this.drained = undefined;
+          resolve();
+        }),
+      );
+    }
+    return reply;
+  }
+
+  /** Resolves once the stream takes another write (at once, unless its window is full). */
+  async ready(): Promise<void> {
+    for (;;) {
+      if (this.drained) await this.drained;
+      else if (this.pending.size >= PUSH_STREAM_WINDOW) await new Promise<void>((r) => this.waiters.push(r));
+      else return;
+    }
+  }
+
+  private settled(tag: number): void {
+    this.pending.delete(tag);
+    this.waiters.shift()?.();
+  }
+
+  /** Ends the stream once every push in flight has its reply. */
+  close(): void {
+    this.stream?.end();
+    this.stream = undefined;
+  }
+
+  private open(): grpc.ClientDuplexStream<unknown, PushTextStreamReply> {
+    if (this.stream) return this.stream;
+    const raw = this.client.raw as unknown as {
+      pushTextStream(): grpc.ClientDuplexStream<unknown, PushTextStreamReply>;
+    };
+    const stream = raw.pushTextStream();
+    stream.on('data', (r: PushTextStreamReply) => {
+      const waiting = this.pending.get(r.tag);
+      if (!waiting) return;
+      this.settled(r.tag);
+      if (r.code === grpc.status.OK) waiting.resolve({ seq: r.seq, duplicate: r.duplicate });
+      else waiting.reject(new PushRefused(r.code, r.message, r.retryAfterMs));
+    });
+    const fail = (err: Error) => {
+      if (this.stream === stream) this.stream = undefined;
+      for (const w of this.pending.values()) w.reject(err);
+      this.pending.clear();
+      this.drained = undefined;
+      for (const wake of this.waiters.splice(0)) wake();
+    };
+    stream.on('error', fail);
+    stream.on('end', () => fail(new Error('the push stream ended with pushes in flight')));
+    this.stream = stream;
+    return stream;
+  }
+}
+
+/** Codes worth a retry of an idempotent call: the server was away, overloaded or a call timed out. */
+const RETRYABLE = new Set([
+  grpc.status.UNAVAILABLE,
+  grpc.status.RESOURCE_EXHAUSTED,
+  grpc.status.DEADLINE_EXCEEDED,
+]);
+
+export interface RetryOptions {
+  /** Ms since the epoch: no attempt starts after it, and no wait runs past it. */
+  deadline: number;
+  baseMs?: number;
+  maxMs?: number;
+  random?: () => number;
+}
+
+/** The retry-after hint an error carries (a refused push, or a unary call's trailer), ms; 0: none. */
+export function retryAfterOf(err: unknown): number {
+  if (err instanceof PushRefused) return err.retryAfterMs;
+  const value = (err as { metadata?: grpc.Metadata } | null)?.metadata?.get(RETRY_AFTER)[0];
+  const ms = Number(value);
+  return Number.isFinite(ms) && ms > 0 ? ms : 0;
+}
+
+/**
+ * Runs an idempotent call until it succeeds, retrying what RETRYABLE names after a full-jitter backoff
+ * (random in [0, min(maxMs, baseMs × 2^attempt)]), or after the server's retry-after hint plus up to as
+ * much again, so refused clients do not come back in step; gives up with the last error at `deadline`.
+ */
+export async function retrying<T>(call: (attempt: number) => Promise<T>, o: RetryOptions): Promise<T> {
+  const random = o.random ?? Math.random;
+  const base = o.baseMs ?? 10;
+  const max = o.maxMs ?? 1000;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await call(attempt);
+    } catch (err) {
+      const code = (err as { code?: unknown } | null)?.code;
+      if (typeof code !== 'number' || !RETRYABLE.has(code)) throw err;
+      const hint = retryAfterOf(err);
+      const waitMs = hint > 0 ? hint * (1 + random()) : random() * Math.min(max, base * 2 ** attempt);
+      if (Date.now() + waitMs >= o.deadline) throw err;
+      await delay(waitMs);
+    }
   }
 }

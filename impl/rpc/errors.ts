@@ -21,6 +21,9 @@ const statusOf: Record<StoreCode, grpc.status> = {
   [StoreCode.NOT_DURABLE]: grpc.status.UNAVAILABLE,
 };
 
+/** The trailer naming how long a client refused for overload should wait before it retries, ms. */
+export const RETRY_AFTER = 'retry-after-ms';
+
 /** A refusal the caller should see as it is, with a gRPC status of its own choosing. */
 export class RpcError extends Error {
   override readonly name = 'RpcError';

@@ -66,6 +66,22 @@ export interface PushTextReply {
   seq: number;
   duplicate: boolean;
 }
+/** Pushes a PushTextStream has in flight at most: the server reads no further ahead of its replies. */
+export const PUSH_STREAM_WINDOW = 1024;
+export interface PushTextStreamRequest {
+  tag: number;
+  /** null when the message left it out (proto-loader's default for a message field). */
+  push: PushTextRequest | null;
+  timeoutMs: number;
+}
+export interface PushTextStreamReply {
+  tag: number;
+  code: number;
+  message: string;
+  seq: number;
+  duplicate: boolean;
+  retryAfterMs: number;
+}
 export interface MigrateRequest {
   cell: string;
   session: string;

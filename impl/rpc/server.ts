@@ -5,40 +5,88 @@
 import * as grpc from '@grpc/grpc-js';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
-import { rpcDuration } from '../common/metrics.js';
-import { toStatus } from './errors.js';
+import { rpcDuration, rpcRefusals } from '../common/metrics.js';
+import type { Admission } from './admission.js';
+import { RETRY_AFTER, RpcError, toStatus } from './errors.js';
 
 type Methods = Record<string, [unknown, unknown]>;
 export type Schemas<M extends Methods> = { [K in keyof M]: z.ZodType<M[K][0], z.ZodTypeDef, unknown> };
-export type Handlers<M extends Methods> = { [K in keyof M]: (request: M[K][0]) => Promise<M[K][1]> };
+/** What a handler knows of its call: when its deadline passes (ms since the epoch; Infinity: none). */
+export interface CallContext {
+  deadline: number;
+}
+export type Handlers<M extends Methods> = {
+  [K in keyof M]: (request: M[K][0], context: CallContext) => Promise<M[K][1]>;
+};
 
 /** Runs before a valid request's handler; throws the refusal of a caller that may not make it. */
 export type Guard<M extends Methods> = (metadata: grpc.Metadata, request: M[keyof M][0]) => void;
+
+export interface ServiceOptions<M extends Methods> {
+  guard?: Guard<M>;
+  /** Bounds the calls running at once; past it a call is refused RESOURCE_EXHAUSTED with a retry-after. */
+  admission?: Admission;
+}
+
+/** A call's deadline in ms since the epoch, Infinity when it has none. */
+export function deadlineOf(call: { getDeadline(): grpc.Deadline }): number {
+  const d = call.getDeadline();
+  return d instanceof Date ? d.getTime() : d;
+}
+
+/** The answer to a call refused by admission: at once, with the hint. */
+export function overloaded(admission: Admission): grpc.ServerErrorResponse {
+  const retryAfterMs = admission.retryAfterMs();
+  const metadata = new grpc.Metadata();
+  metadata.set(RETRY_AFTER, String(retryAfterMs));
+  return {
+    name: 'Overloaded',
+    message: 'overloaded',
+    code: grpc.status.RESOURCE_EXHAUSTED,
+    details: `the server is at its limit of ${admission.limit} calls at once; retry after ${retryAfterMs} ms`,
+    metadata,
+  };
+}
+
+const expired = (method: string) =>
+  new RpcError(grpc.status.DEADLINE_EXCEEDED, `${method}: the deadline passed before it ran`);
 
 export function unaryService<M extends Methods>(
   service: string,
   schemas: Schemas<M>,
   handlers: Handlers<M>,
   log: Logger,
-  guard?: Guard<M>,
+  o: ServiceOptions<M> = {},
 ): grpc.UntypedServiceImplementation {
   const impl: grpc.UntypedServiceImplementation = {};
+  const { guard, admission } = o;
   for (const method of Object.keys(handlers) as (keyof M & string)[]) {
     impl[method] = (call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
+      if (admission && !admission.tryAcquire()) {
+        rpcRefusals.inc({ service, method, reason: 'overloaded' });
+        callback(overloaded(admission));
+        return;
+      }
+      const started = performance.now();
       const end = rpcDuration.startTimer({ service, method });
+      const deadline = deadlineOf(call);
       const parsed = schemas[method].safeParse(call.request);
-      const reply = parsed.success
-        ? Promise.resolve(parsed.data).then((request) => {
-            guard?.(call.metadata, request);
-            return handlers[method](request);
-          })
-        : Promise.reject<M[typeof method][1]>(parsed.error);
+      const reply = !parsed.success
+        ? Promise.reject<M[typeof method][1]>(parsed.error)
+        : deadline <= Date.now()
+          ? Promise.reject<M[typeof method][1]>(expired(method))
+          : Promise.resolve(parsed.data).then((request) => {
+              guard?.(call.metadata, request);
+              return handlers[method](request, { deadline });
+            });
       reply.then(
         (value) => {
+          admission?.done(performance.now() - started);
           end({ code: 'OK' });
           callback(null, value);
         },
         (err: unknown) => {
+          admission?.done(performance.now() - started);
           const { code, details } = toStatus(err);
           end({ code: grpc.status[code] });
           if (code === grpc.status.INTERNAL) log.error({ err, method }, 'request failed');

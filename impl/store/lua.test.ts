@@ -47,7 +47,7 @@ describe('keys', () => {
       steps.admitCommit.build({ ...common, target: 'w2', expected: { worker: 'w1', epoch: 1 } }),
       steps.claim.build({ ...common, incarnation: 1 }),
       steps.releaseBatch.build({ ...common, max: 1, runtimes: [{ ...common, incarnation: 1, from: 0 }] }),
-      steps.appendInput.build({ ...common, requestId: 'r1', text: '' }),
+      steps.appendBatch.build({ ...common, inputs: [{ session: 's1', requestId: 'r1', text: '' }] }),
       steps.teardown.build(common),
       steps.closeSession.build(common),
       steps.drain.build(common),

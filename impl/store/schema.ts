@@ -109,6 +109,17 @@ export const AppendInputInput = z.object({
   text: Text,
   maxQueued: MaxQueued.optional(),
 });
+/** Inputs one append batch may hold at most. */
+export const MAX_APPEND_BATCH = 1024;
+/** A batch of appends in one cell, each as AppendInputInput has it, under one queue bound. */
+export const AppendBatchInput = z.object({
+  ...inCell,
+  maxQueued: MaxQueued.optional(),
+  inputs: z
+    .array(z.object({ session: Id, requestId: RequestId, text: Text }))
+    .min(1)
+    .max(MAX_APPEND_BATCH),
+});
 export const SessionInput = z.object({ ...inCell, session: Id });
 /** A runtime, the generation (worker, epoch) it runs: the reader of a traced Fence or Reconstruct. */
 const RuntimeReader = z.object({ worker: Id, epoch: Epoch });

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { TTL, inCell, refusal } from '../test-support/cell.js';
 import { useStore } from '../test-support/redis.js';
+import { StoreCode } from './codes.js';
 import { cellKeys } from './keys.js';
 import { MAX_TEXT_BYTES } from './schema.js';
 import { queueCall, readReply } from './scripts.js';
@@ -553,20 +554,64 @@ describe('reads', () => {
   });
 });
 
+describe('appendBatch', () => {
+  it('appends each input in order, refusing some without stopping the others, and announces each session once', async () => {
+    const c = await withSession();
+    expect(await c.create('s2', 'w2', T0)).toBe(1);
+    await c.close('s2');
+    expect(await c.create('s3', 'w2', T0)).toBe(1);
+    await c.append('s1', 'r0');
+    const stream = async (worker: string) =>
+      (await f.redis.xrange(keys().stream(worker), '-', '+')).map(([, fields]) => fields.join(' '));
+    const before = { w1: (await stream('w1')).length, w2: (await stream('w2')).length };
+    const inputs = [
+      ['s1', 'r1'],
+      ['s2', 'r1'],
+      ['s1', 'r0'],
+      ['s9', 'r1'],
+      ['s3', 'r1'],
+      ['s1', 'r2'],
+    ].map(([session, requestId]) => ({
+      session: session!,
+      requestId: requestId!,
+      text: `${session} ${requestId}`,
+    }));
+    const W2 = { worker: 'w2', epoch: 1 };
+    expect(await steps.appendBatch(f.store, { cell: f.cell, maxQueued: 3, inputs })).toEqual([
+      { ok: true, seq: 2, duplicate: false, owner: W1 },
+      { ok: false, code: StoreCode.CLOSED },
+      { ok: true, seq: 1, duplicate: true, owner: W1 },
+      { ok: false, code: StoreCode.NO_SESSION },
+      { ok: true, seq: 1, duplicate: false, owner: W2 },
+      { ok: true, seq: 3, duplicate: false, owner: W1 },
+    ]);
+    expect(await f.redis.lrange(keys().text('s1'), 0, -1)).toEqual(['text of r0', 's1 r1', 's1 r2']);
+    expect((await stream('w1')).slice(before.w1)).toEqual(['s s1 q 3']);
+    expect((await stream('w2')).slice(before.w2)).toEqual(['s s3 q 1']);
+    const full = await steps.appendBatch(f.store, {
+      cell: f.cell,
+      maxQueued: 3,
+      inputs: [{ session: 's1', requestId: 'r3', text: 'x' }],
+    });
+    expect(full).toEqual([{ ok: false, code: StoreCode.QUEUE_FULL }]);
+    expect(await refusal(steps.appendBatch(f.store, { cell: f.cell, inputs: [] }))).toBe('INVALID_INPUT');
+  });
+});
+
 describe('the runner', () => {
   it('queues built calls on a pipeline; readReply turns each reply into its result or refusal', async () => {
     const c = await withSession();
-    const calls = [
-      steps.appendInput.build({ cell: f.cell, session: 's1', requestId: 'r1', text: 'a' }),
-      steps.appendInput.build({ cell: f.cell, session: 's9', requestId: 'r1', text: 'a' }),
-      steps.appendInput.build({ cell: f.cell, session: 's1', requestId: 'r2', text: 'b' }),
-    ];
+    const one = (session: string, requestId: string, text: string) =>
+      steps.appendBatch.build({ cell: f.cell, inputs: [{ session, requestId, text }] });
+    const calls = [one('s1', 'r1', 'a'), one('s9', 'r1', 'a'), one('s1', 'r2', 'b')];
+    const gen = steps.readGen.build({ cell: f.cell, session: 's0' });
     const p = f.redis.pipeline();
-    for (const call of calls) queueCall(p, call);
+    for (const call of [...calls, gen]) queueCall(p, call);
     const replies = (await p.exec())!.map(([err, reply]) => (err ? err : reply));
-    expect(readReply(calls[0]!, replies[0])).toEqual([1, 0, 'w1', 1]);
-    expect(() => readReply(calls[1]!, replies[1])).toThrow('appendInput: NO_SESSION');
-    expect(readReply(calls[2]!, replies[2])).toEqual([2, 0, 'w1', 1]);
+    expect(readReply(calls[0]!, replies[0])).toEqual([[1, 0, 'w1', 1]]);
+    expect(readReply(calls[1]!, replies[1])).toEqual([[StoreCode.NO_SESSION]]);
+    expect(readReply(calls[2]!, replies[2])).toEqual([[2, 0, 'w1', 1]]);
+    expect(() => readReply(gen, replies[3])).toThrow('readGen: NO_SESSION');
     expect((await c.released('s1')).seq).toBe(0);
   });
 });

@@ -11,6 +11,7 @@ import {
   AckStreamInput,
   AdmitCommitInput,
   ConfigureCellInput,
+  AppendBatchInput,
   AppendInputInput,
   GenerationInput,
   Protocol,
@@ -176,6 +177,8 @@ interface StepDeclaration<S extends z.ZodTypeAny, R, T> {
   result(reply: R, i: z.output<S>): T;
   /** A refusal that is an answer (readGen's NO_SESSION: no generation), and what it answers. */
   answers?: { code: StoreCode; result: T };
+  /** A batch's reply that refuses every item wrote nothing: it is the answer even if WAIT falls short. */
+  wroteNothing?(reply: R): boolean;
 }
 
 /** A declared step: run it with `step(store, args)`; `build` gives its KEYS and ARGV alone (for a pipeline). */
@@ -202,7 +205,7 @@ function step<S extends z.ZodTypeAny, R, T>(d: StepDeclaration<S, R, T>): StoreS
       if (raw === d.answers.code) return d.answers.result;
       return d.result(readReply(c, raw), i);
     }
-    return d.result(await (d.writes ? write(store, c) : send(store, c)), i);
+    return d.result(await (d.writes ? write(store, c, d.wroteNothing) : send(store, c)), i);
   };
   const declared = Object.assign(run, {
     stepName: d.name,
@@ -219,7 +222,7 @@ async function send<T>(store: Store, c: ScriptCall<T>): Promise<T> {
 }
 
 /** Runs a mutating step; with waitReplicas > 0, WAIT rides in the same round trip. */
-async function write<T>(store: Store, c: ScriptCall<T>): Promise<T> {
+async function write<T>(store: Store, c: ScriptCall<T>, wroteNothing?: (reply: T) => boolean): Promise<T> {
   if (store.waitReplicas === 0) return send(store, c);
   const p = store.redis.pipeline();
   queueCall(p, c);
@@ -230,6 +233,7 @@ async function write<T>(store: Store, c: ScriptCall<T>): Promise<T> {
   ];
   if (scriptErr) throw scriptErr;
   const result = readReply(c, reply);
+  if (wroteNothing?.(result)) return result;
   if (waitErr) throw waitErr;
   if (typeof acked !== 'number' || acked < store.waitReplicas) {
     throw storeError(StoreCode.NOT_DURABLE, c.step, `${String(acked)} of ${store.waitReplicas} replicas`);
@@ -331,6 +335,7 @@ export const releaseBatch = step({
     ...i.runtimes.flatMap((r) => [r.session, r.epoch, r.incarnation, r.from]),
   ],
   reply: BatchReply,
+  wroteNothing: (replies) => replies.every(([code]) => code < 0),
   result: (replies, i): BatchRelease[] =>
     replies.map(([code, appended, ids, texts], k) => {
       if (code === StoreCode.LOST_AUTHORITY) return { outcome: 'lost' };
@@ -358,23 +363,63 @@ export async function releaseInput(
   return { ...got!.inputs[0]!, appended: got!.appended };
 }
 
+/** One input's outcome in a batch: appended (or found already appended), or refused with its code. */
+export type AppendOutcome =
+  | { ok: true; seq: number; duplicate: boolean; owner: { worker: string; epoch: number } }
+  | { ok: false; code: StoreCode.NO_SESSION | StoreCode.CLOSED | StoreCode.QUEUE_FULL };
+
+const AppendReply = z.array(
+  z.union([
+    z.tuple([Positive, Bit, Str, Positive]),
+    z.tuple([
+      z.union([
+        z.literal(StoreCode.NO_SESSION),
+        z.literal(StoreCode.CLOSED),
+        z.literal(StoreCode.QUEUE_FULL),
+      ]),
+    ]),
+  ]),
+);
+
 /**
- * PushText(s, r): append once per request id; a retry returns the first seq. Names the owner, whose work
- * stream has the entry. A new input is refused QUEUE_FULL while `maxQueued` inputs are not released.
+ * PushText(s, r) once per input, back to back in one store step: each appended once per request id (a
+ * retry gets the first seq), naming the owner, whose work stream has the entry; one refused (NO_SESSION,
+ * CLOSED, or QUEUE_FULL while `maxQueued` inputs are not released) leaves the others to go on.
  */
-export const appendInput = step({
-  name: 'appendInput',
-  input: AppendInputInput,
+export const appendBatch = step({
+  name: 'appendBatch',
+  input: AppendBatchInput,
   writes: true,
-  keys: (i, k) => [k.gen(i.session), k.log(i.session), k.req(i.session), k.text(i.session), k.rel(i.session)],
-  args: (i, k) => [i.requestId, i.text, k.streamPrefix, i.session, k.prefix, i.maxQueued ?? 0],
-  reply: z.tuple([Positive, Bit, Str, Positive]),
-  result: ([seq, duplicate, worker, epoch]) => ({
-    seq,
-    duplicate: duplicate === 1,
-    owner: { worker, epoch },
-  }),
+  keys: (_i, k) => [k.config, k.audit],
+  args: (i, k) => [
+    k.prefix,
+    k.streamPrefix,
+    i.maxQueued ?? 0,
+    ...i.inputs.flatMap((p) => [p.session, p.requestId, p.text]),
+  ],
+  reply: AppendReply,
+  wroteNothing: (replies) => replies.every((r) => r.length === 1),
+  result: (replies): AppendOutcome[] =>
+    replies.map((r) =>
+      r.length === 1
+        ? { ok: false, code: r[0] }
+        : { ok: true, seq: r[0], duplicate: r[1] === 1, owner: { worker: r[2], epoch: r[3] } },
+    ),
 });
+
+/**
+ * PushText(s, r): a batch of one input; a refusal is the StoreError it names. A retry returns the first
+ * seq. Names the owner, whose work stream has the entry.
+ */
+export async function appendInput(
+  store: Store,
+  args: AppendInputArgs,
+): Promise<{ seq: number; duplicate: boolean; owner: { worker: string; epoch: number } }> {
+  const { cell, maxQueued, ...input } = validate(AppendInputInput, args, 'appendInput');
+  const [got] = await appendBatch(store, { cell, maxQueued, inputs: [input] });
+  if (!got!.ok) throw storeError(got!.code, 'appendInput');
+  return { seq: got!.seq, duplicate: got!.duplicate, owner: got!.owner };
+}
 
 /** Teardown(w, s, e): free the stopped runtime's token; false if it was already free. */
 export const teardown = step({

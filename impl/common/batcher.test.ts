@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Batcher } from './batcher.js';
+import { Batcher, Expired } from './batcher.js';
 
 /** A batcher over [key, value] items whose runs are recorded and held until `release` is called. */
 function recorded(maxItems = 10) {
@@ -11,8 +11,7 @@ function recorded(maxItems = 10) {
       await new Promise<void>((resolve) => held.push(resolve));
       return items.map(([, v]) => v.toUpperCase());
     },
-    ([key]) => key,
-    maxItems,
+    { keyOf: ([key]) => key, maxItems },
   );
   const release = async () => {
     while (held.length === 0) await new Promise((r) => setImmediate(r));
@@ -55,10 +54,49 @@ describe('Batcher', () => {
         if (calls++ === 0) throw new Error('Redis went away');
         return items;
       },
-      (item) => item,
-      10,
+      { maxItems: 10 },
     );
     await expect(batcher.submit('a')).rejects.toThrow('Redis went away');
     expect(await batcher.submit('b')).toBe('b');
+  });
+
+  it('without keyOf, lets items of one key share a batch, in order', async () => {
+    const runs: string[][] = [];
+    const batcher = new Batcher<string, string>(
+      async (items) => {
+        runs.push(items);
+        await new Promise((r) => setImmediate(r));
+        return items;
+      },
+      { maxItems: 10 },
+    );
+    await Promise.all(['a', 'b', 'b', 'c'].map((x) => batcher.submit(x)));
+    expect(runs).toEqual([['a'], ['b', 'b', 'c']]);
+  });
+
+  it('answers a request whose deadline passed while it waited Expired, without running it', async () => {
+    let now = 1000;
+    const runs: string[][] = [];
+    let unblock = () => {};
+    const batcher = new Batcher<string, string>(
+      async (items) => {
+        runs.push(items);
+        if (runs.length === 1) await new Promise<void>((r) => (unblock = r));
+        return items;
+      },
+      { maxItems: 10, now: () => now },
+    );
+    const first = batcher.submit('a');
+    const late = batcher.submit('b', 1005);
+    const onTime = batcher.submit('c', 2000);
+    expect(batcher.waiting).toBe(2);
+    now = 1010;
+    expect(batcher.oldestWaitMs()).toBe(10);
+    unblock();
+    expect(await first).toBe('a');
+    await expect(late).rejects.toBeInstanceOf(Expired);
+    await expect(late).rejects.toThrow('after 10 ms');
+    expect(await onTime).toBe('c');
+    expect(runs).toEqual([['a'], ['c']]);
   });
 });
