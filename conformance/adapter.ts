@@ -59,7 +59,7 @@ import { Protocol } from '../impl/store/schema.js';
 import { cellKeys } from '../impl/store/keys.js';
 import { type RedisClient, readReply, scripts } from '../impl/store/scripts.js';
 import * as steps from '../impl/store/steps.js';
-import { type ControllerSnapshot, InferController, WorkEntry } from '../gpu-worker/controller.js';
+import { type ControllerSnapshot, InferController, workEntry } from '../gpu-worker/controller.js';
 import { MediaSink } from '../gpu-worker/media/sink.js';
 import { cpuReference, decodePayload } from '../gpu-worker/runtime/cpu-reference.js';
 import type { Input, MediaFrame } from '../gpu-worker/runtime/pipeline.js';
@@ -752,7 +752,7 @@ const succeeds = (request: Promise<unknown>): Promise<boolean> =>
 /** The assignment entries (fields s, e) of a work stream: [id, s, e]. */
 function assignments(rows: [string, string[]][]): [string, string, number][] {
   return rows.flatMap(([id, fields]): [string, string, number][] => {
-    const entry = WorkEntry.safeParse(steps.streamFields(fields));
-    return entry.success && 'e' in entry.data ? [[id, entry.data.s, entry.data.e]] : [];
+    const entry = workEntry(fields);
+    return entry && 'e' in entry ? [[id, entry.s, entry.e]] : [];
   });
 }

@@ -149,8 +149,18 @@ const SWEEP_BATCH = 256;
 const backoffMs = (failures: number) => Math.min(100 * 2 ** failures, 2000);
 
 const Count = z.coerce.number().int().positive();
-/** A work stream entry: an assignment (s, e) or an appended input (s, q). */
-export const WorkEntry = z.union([z.object({ s: Id, e: Count }), z.object({ s: Id, q: Count })]);
+const Assignment = z.object({ s: Id, e: Count });
+const Appended = z.object({ s: Id, q: Count });
+
+/**
+ * A work stream entry (XREAD's flat fields): an assignment (s, e) or an appended input (s, q); undefined
+ * if malformed. Its kind is told by its fields first, so a valid entry costs one parse.
+ */
+export function workEntry(flat: string[]): { s: string; e: number } | { s: string; q: number } | undefined {
+  const fields = steps.streamFields(flat);
+  const parsed = fields['e'] !== undefined ? Assignment.safeParse(fields) : Appended.safeParse(fields);
+  return parsed.success ? parsed.data : undefined;
+}
 
 /** One incarnation of the worker, from its registration until its lease is lost or it stops. */
 interface Life {
@@ -746,10 +756,10 @@ export class InferController {
   async takeWork(entries: [id: string, fields: string[]][]): Promise<void> {
     const starts: Promise<RuntimeReply>[] = [];
     for (const [id, fields] of entries) {
-      const entry = WorkEntry.safeParse(steps.streamFields(fields));
-      if (!entry.success) this.log.warn({ id, fields }, 'malformed work stream entry skipped');
-      else if ('e' in entry.data) starts.push(this.startRuntime(entry.data.s, entry.data.e));
-      else this.deliver(entry.data.s, entry.data.q);
+      const entry = workEntry(fields);
+      if (!entry) this.log.warn({ id, fields }, 'malformed work stream entry skipped');
+      else if ('e' in entry) starts.push(this.startRuntime(entry.s, entry.e));
+      else this.deliver(entry.s, entry.q);
     }
     await Promise.all(starts);
   }

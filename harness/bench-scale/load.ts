@@ -14,10 +14,14 @@ export interface LoadOptions {
   /** ... when this resolves (calls in flight are awaited). */
   until?: Promise<unknown>;
   maxInFlight?: number;
+  /** Sees each call as it ends: when (performance.now()), its latency, its error's name if it failed. */
+  onEnd?: (atMs: number, latencyMs: number, error?: string) => void;
 }
 
 export interface LoadResult {
   latency: Latencies;
+  /** Latency of the calls refused RESOURCE_EXHAUSTED: how fast overload is turned away. */
+  refusalLatency: Latencies;
   ok: number;
   /** Failed calls by error (gRPC status name or message). */
   errors: Record<string, number>;
@@ -31,7 +35,14 @@ const TICK_MS = 2;
 /** Issues `call(i)` for i = 0, 1, ... at `rate` per second; each resolves on success, rejects on failure. */
 export async function runLoad(o: LoadOptions, call: (i: number) => Promise<unknown>): Promise<LoadResult> {
   const maxInFlight = o.maxInFlight ?? 1024;
-  const result: LoadResult = { latency: new Latencies(), ok: 0, errors: {}, skipped: 0, seconds: 0 };
+  const result: LoadResult = {
+    latency: new Latencies(),
+    refusalLatency: new Latencies(),
+    ok: 0,
+    errors: {},
+    skipped: 0,
+    seconds: 0,
+  };
   let stop = false;
   void o.until?.then(() => (stop = true));
   const pending = new Set<Promise<void>>();
@@ -49,12 +60,17 @@ export async function runLoad(o: LoadOptions, call: (i: number) => Promise<unkno
       const start = performance.now();
       const p: Promise<void> = call(i).then(
         () => {
-          result.latency.add(performance.now() - start);
+          const end = performance.now();
+          result.latency.add(end - start);
           result.ok++;
+          o.onEnd?.(end, end - start);
         },
         (err: unknown) => {
+          const end = performance.now();
           const why = errorName(err);
           result.errors[why] = (result.errors[why] ?? 0) + 1;
+          if (why === 'RESOURCE_EXHAUSTED') result.refusalLatency.add(end - start);
+          o.onEnd?.(end, end - start, why);
         },
       );
       pending.add(p);

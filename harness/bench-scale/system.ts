@@ -7,7 +7,7 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import { connectRedis } from '../../impl/common/process.js';
-import { type Client, PushStream, dispatchClient } from '../../impl/rpc/client.js';
+import { type Client, PushStream, dispatchClient, retrying } from '../../impl/rpc/client.js';
 import { type DispatchMethods, PUSH_STREAM_WINDOW } from '../../impl/rpc/proto.js';
 import { cellKeys } from '../../impl/store/keys.js';
 import type { Protocol } from '../../impl/store/schema.js';
@@ -21,7 +21,7 @@ import {
   readLoadView,
 } from '../../impl/store/steps.js';
 import { type System, launchSystem } from '../../impl/ops/launch.js';
-import { type LoadResult, runLoad } from './load.js';
+import { type LoadOptions, type LoadResult, runLoad } from './load.js';
 import { type Snapshot, snapshot } from './probes.js';
 
 export const CELL = 'default';
@@ -54,6 +54,9 @@ export interface DrainResult {
 }
 
 export const sessionId = (i: number) => `s${i}`;
+
+/** How long a CreateLive of the bench is retried. */
+const CREATE_RETRY_MS = 30_000;
 
 /** How the bench sends PushText: unary calls, or PushTextStream. */
 export type Ingress = 'unary' | 'stream';
@@ -121,8 +124,11 @@ export class BenchSystem {
   /** CreateLive of the sessions up to `n`, at `rate` per second. */
   async createUpTo(n: number, rate: number): Promise<LoadResult> {
     const first = this.created;
+    // CreateLive is idempotent: one refused for overload or timed out is retried, jittered, for a while
     const result = await runLoad({ rate, total: n - first }, (i) =>
-      this.client().call('createLive', { cell: CELL, session: sessionId(first + i) }),
+      retrying(() => this.client().call('createLive', { cell: CELL, session: sessionId(first + i) }), {
+        deadline: Date.now() + CREATE_RETRY_MS,
+      }),
     );
     this.created = n;
     return result;
@@ -146,9 +152,10 @@ export class BenchSystem {
     until: Promise<unknown>,
     ingress: Ingress = 'unary',
     onAppended?: (session: string, seq: number, sentAt: number) => void,
+    onEnd?: LoadOptions['onEnd'],
   ): Promise<LoadResult> {
     const maxInFlight = ingress === 'stream' ? this.streams.length * PUSH_STREAM_WINDOW : undefined;
-    return runLoad({ rate, until, maxInFlight }, async () => {
+    return runLoad({ rate, until, maxInFlight, onEnd }, async () => {
       const session = sessionId(Math.floor(Math.random() * this.created));
       const n = this.pushes++;
       const request = {
@@ -224,11 +231,14 @@ export class BenchSystem {
     return lagging.length;
   }
 
-  /** The cell's audit stream, read in pages: commits, closes and releases, and every step when traced. */
-  async audit(): Promise<TraceEntry[]> {
+  /**
+   * The cell's audit stream, read in pages: commits, closes and releases, and every step when traced;
+   * with `sinceMs`, the entries Redis added from that time on (an entry's id is its time, ms).
+   */
+  async audit(sinceMs = 0): Promise<TraceEntry[]> {
     const key = cellKeys(CELL).audit;
     const out: TraceEntry[] = [];
-    for (let after = '0'; ;) {
+    for (let after = sinceMs > 0 ? `${sinceMs - 1}-18446744073709551615` : '0'; ;) {
       const rows = await this.observer.xrange(key, `(${after}`, '+', 'COUNT', AUDIT_PAGE);
       if (rows.length === 0) return out;
       out.push(...rows.map(([id, flat]) => traceEntry(id, flat)));

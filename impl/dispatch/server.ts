@@ -15,6 +15,8 @@ import {
   PUSH_STREAM_WINDOW,
   type PushTextStreamReply,
   type PushTextStreamRequest,
+  type StreamedPush,
+  type StreamedPushResult,
   services,
 } from '../rpc/proto.js';
 import { rpcRefusals } from '../common/metrics.js';
@@ -136,9 +138,10 @@ export function dispatchService(
 }
 
 /**
- * PushTextStream: each message one PushText, answered by its own reply (code 0 or the status the unary
- * call would end with). At most PUSH_STREAM_WINDOW pushes are read ahead of their replies, and none while the
- * client does not read its replies: then the stream stops reading and its HTTP/2 window fills.
+ * PushTextStream: each push of a message one PushText, answered by its own result (code 0 or the status
+ * the unary call would end with); the results ready together go in one reply. At most PUSH_STREAM_WINDOW
+ * pushes are read ahead of their results, and none while the client does not read its replies: then the
+ * stream stops reading and its HTTP/2 window fills.
  */
 function pushTextStream(
   core: DispatchCore,
@@ -146,20 +149,22 @@ function pushTextStream(
   guard: ((metadata: grpc.Metadata, request: { cell: string }) => void) | undefined,
   admission: Admission | undefined,
 ) {
-  return (call: grpc.ServerDuplexStream<PushTextStreamRequest, Partial<PushTextStreamReply>>) => {
+  return (call: grpc.ServerDuplexStream<PushTextStreamRequest, PushTextStreamReply>) => {
     const streamDeadline = deadlineOf(call);
     let outstanding = 0;
     let writable = true;
     let ended = false;
+    let ready: Partial<StreamedPushResult>[] = [];
     const flow = () => {
       if (outstanding < PUSH_STREAM_WINDOW && writable) call.resume();
       else call.pause();
-      if (ended && outstanding === 0) call.end();
+      if (ended && outstanding === 0 && ready.length === 0) call.end();
     };
-    const answer = (reply: Partial<PushTextStreamReply> & { tag: number }) => {
-      outstanding--;
+    const flush = () => {
+      const results = ready as StreamedPushResult[];
+      ready = [];
       if (call.cancelled || call.writableEnded) return;
-      if (!call.write(reply)) {
+      if (!call.write({ results })) {
         writable = false;
         call.once('drain', () => {
           writable = true;
@@ -168,15 +173,18 @@ function pushTextStream(
       }
       flow();
     };
+    const answer = (result: Partial<StreamedPushResult> & { tag: number }) => {
+      outstanding--;
+      if (ready.push(result) === 1) setImmediate(flush);
+    };
     const refuse = (tag: number, err: unknown) => {
       const { code, details } = toStatus(err);
       if (code === grpc.status.INTERNAL) log.error({ err }, 'push failed');
       answer({ tag, code, message: details });
     };
-    call.on('data', (m: PushTextStreamRequest) => {
+    const take = (p: StreamedPush) => {
       outstanding++;
-      flow();
-      const tag = typeof m.tag === 'number' ? m.tag : 0;
+      const tag = typeof p.tag === 'number' ? p.tag : 0;
       if (admission && !admission.tryAcquire()) {
         rpcRefusals.inc({ service: 'Dispatch', method: 'pushTextStream', reason: 'overloaded' });
         const { code, details } = overloaded(admission);
@@ -184,8 +192,8 @@ function pushTextStream(
       }
       const started = performance.now();
       const settle = () => admission?.done(performance.now() - started);
-      const deadline = Math.min(streamDeadline, m.timeoutMs > 0 ? Date.now() + m.timeoutMs : Infinity);
-      const parsed = schemas.pushText.safeParse(undecodable in m ? m : (m.push ?? {}));
+      const deadline = Math.min(streamDeadline, p.timeoutMs > 0 ? Date.now() + p.timeoutMs : Infinity);
+      const parsed = schemas.pushText.safeParse(p.push ?? {});
       if (!parsed.success) {
         settle();
         return refuse(tag, parsed.error);
@@ -206,6 +214,13 @@ function pushTextStream(
             refuse(tag, err);
           },
         );
+    };
+    call.on('data', (m: PushTextStreamRequest) => {
+      if (undecodable in m) {
+        outstanding++;
+        refuse(0, schemas.pushText.safeParse(m).error);
+      } else for (const p of m.pushes) take(p);
+      flow();
     });
     call.on('end', () => {
       ended = true;

@@ -2,9 +2,9 @@
  * Bounded admission: a server runs at most `limit` calls at once and refuses the rest at once
  * (RESOURCE_EXHAUSTED, with a retry-after hint), so overload is turned away in microseconds instead of
  * queueing until calls are seconds old. The limit adapts to latency as Netflix's concurrency-limits
- * Gradient2 does: the long-run average latency over the recent one is the gradient (at most 1); the limit
- * follows limit × gradient + headroom, so it shrinks while calls slow down (work queues inside the process
- * or in Redis) and grows back while they do not.
+ * Gradient2 does: TOLERANCE × the long-run average latency over the recent one is the gradient (at most
+ * 1); the limit follows limit × gradient + headroom, so it shrinks while calls take more than TOLERANCE
+ * times their usual latency (work queues inside the process or in Redis) and grows back while they do not.
  */
 export interface AdmissionOptions {
   /** The limit it starts at. */
@@ -21,6 +21,8 @@ const SHORT = 0.1;
 const LONG = 1 / 600;
 /** How fast the limit moves toward its new value. */
 const SMOOTHING = 0.2;
+/** How much slower than usual calls may be before the limit shrinks: batching and GC make latency noisy. */
+const TOLERANCE = 2;
 
 export class Admission {
   private inFlight = 0;
@@ -34,7 +36,7 @@ export class Admission {
   private refusedTotal = 0;
 
   constructor(o: AdmissionOptions = {}) {
-    this.min = o.min ?? 16;
+    this.min = o.min ?? 256;
     this.max = o.max ?? 8192;
     this.current = o.initial ?? 2048;
     this.minRetryAfterMs = o.minRetryAfterMs ?? 5;
@@ -73,7 +75,7 @@ export class Admission {
     this.longMs += (sample - this.longMs) * LONG;
     // after a long overload the long-run average has drifted up: let it come down with the recent one
     if (this.longMs > 2 * this.shortMs) this.longMs *= 0.95;
-    const gradient = Math.max(0.5, Math.min(1, this.longMs / this.shortMs));
+    const gradient = Math.max(0.5, Math.min(1, (TOLERANCE * this.longMs) / this.shortMs));
     const target = this.current * gradient + Math.sqrt(this.current);
     this.current = Math.min(this.max, Math.max(this.min, this.current + (target - this.current) * SMOOTHING));
   }

@@ -12,6 +12,8 @@ import {
   type PushTextReply,
   type PushTextRequest,
   type PushTextStreamReply,
+  type PushTextStreamRequest,
+  type StreamedPush,
   PUSH_STREAM_WINDOW,
   type WorkerMethods,
   services,
@@ -104,26 +106,30 @@ export class PushRefused extends Error implements Partial<grpc.ServiceError> {
   }
 }
 
+/** Pushes one stream message carries at most (each text is at most 16 KiB). */
+const PUSHES_PER_MESSAGE = 128;
+
 /**
- * Many sessions' pushes over one PushTextStream: `push` resolves with the push's own reply. A push waits
- * while PUSH_STREAM_WINDOW pushes are in flight (the server reads no further ahead, see the proto) or
- * while the stream's writes are buffered. A stream that fails fails the pushes in flight; the next push
- * opens a new one.
+ * Many sessions' pushes over one PushTextStream: `push` resolves with the push's own result. The pushes
+ * made in one turn of the event loop go in one message. A push waits while PUSH_STREAM_WINDOW pushes are
+ * in flight (the server reads no further ahead, see the proto) or while the stream's writes are
+ * buffered. A stream that fails fails the pushes in flight; the next push opens a new one.
  */
 export class PushStream {
-  private stream: grpc.ClientDuplexStream<unknown, PushTextStreamReply> | undefined;
+  private stream: grpc.ClientDuplexStream<PushTextStreamRequest, PushTextStreamReply> | undefined;
   private readonly pending = new Map<
     number,
     { resolve: (r: PushTextReply) => void; reject: (e: Error) => void }
   >();
+  private outgoing: StreamedPush[] = [];
   private nextTag = 1;
   private drained: Promise<void> | undefined;
-  /** Waiting for a reply to free a place in the window. */
+  /** Waiting for a result to free a place in the window. */
   private waiters: (() => void)[] = [];
 
   constructor(private readonly client: Client<DispatchMethods>) {}
 
-  /** Pushes still waiting for their reply. */
+  /** Pushes still waiting for their result. */
   get inFlight(): number {
     return this.pending.size;
   }
@@ -131,21 +137,15 @@ export class PushStream {
   /** One PushText; `timeoutMs` bounds how long it may wait at the server before it runs (0: no bound). */
   async push(request: PushTextRequest, timeoutMs = 0): Promise<PushTextReply> {
     await this.ready();
-    const stream = this.open();
     const tag = this.nextTag++;
-    const reply = new Promise<PushTextReply>((resolve, reject) => this.pending.set(tag, { resolve, reject }));
-    if (!stream.write({ tag, push: request, timeoutMs })) {
-      this.drained = new Promise((resolve) =>
-        stream.once('drain', () => {
-          this.drained = undefined;
-          resolve();
-        }),
-      );
-    }
-    return reply;
+    const result = new Promise<PushTextReply>((resolve, reject) =>
+      this.pending.set(tag, { resolve, reject }),
+    );
+    if (this.outgoing.push({ tag, push: request, timeoutMs }) === 1) setImmediate(() => this.flush());
+    return result;
   }
 
-  /** Resolves once the stream takes another write (at once, unless its window is full). */
+  /** Resolves once the stream takes another push (at once, unless its window is full). */
   async ready(): Promise<void> {
     for (;;) {
       if (this.drained) await this.drained;
@@ -154,29 +154,45 @@ export class PushStream {
     }
   }
 
-  private settled(tag: number): void {
-    this.pending.delete(tag);
-    this.waiters.shift()?.();
-  }
-
-  /** Ends the stream once every push in flight has its reply. */
+  /** Ends the stream once every push in flight has its result. */
   close(): void {
     this.stream?.end();
     this.stream = undefined;
   }
 
-  private open(): grpc.ClientDuplexStream<unknown, PushTextStreamReply> {
+  private flush(): void {
+    const stream = this.open();
+    let written = true;
+    // one message stays far below gRPC's 4 MiB message limit: PUSHES_PER_MESSAGE texts of 16 KiB at most
+    for (let i = 0; i < this.outgoing.length; i += PUSHES_PER_MESSAGE) {
+      written = stream.write({ pushes: this.outgoing.slice(i, i + PUSHES_PER_MESSAGE) });
+    }
+    this.outgoing = [];
+    if (!written && !this.drained) {
+      this.drained = new Promise((resolve) =>
+        stream.once('drain', () => {
+          this.drained = undefined;
+          resolve();
+        }),
+      );
+    }
+  }
+
+  private open(): grpc.ClientDuplexStream<PushTextStreamRequest, PushTextStreamReply> {
     if (this.stream) return this.stream;
     const raw = this.client.raw as unknown as {
-      pushTextStream(): grpc.ClientDuplexStream<unknown, PushTextStreamReply>;
+      pushTextStream(): grpc.ClientDuplexStream<PushTextStreamRequest, PushTextStreamReply>;
     };
     const stream = raw.pushTextStream();
-    stream.on('data', (r: PushTextStreamReply) => {
-      const waiting = this.pending.get(r.tag);
-      if (!waiting) return;
-      this.settled(r.tag);
-      if (r.code === grpc.status.OK) waiting.resolve({ seq: r.seq, duplicate: r.duplicate });
-      else waiting.reject(new PushRefused(r.code, r.message, r.retryAfterMs));
+    stream.on('data', (reply: PushTextStreamReply) => {
+      for (const r of reply.results) {
+        const waiting = this.pending.get(r.tag);
+        if (!waiting) continue;
+        this.pending.delete(r.tag);
+        this.waiters.shift()?.();
+        if (r.code === grpc.status.OK) waiting.resolve({ seq: r.seq, duplicate: r.duplicate });
+        else waiting.reject(new PushRefused(r.code, r.message, r.retryAfterMs));
+      }
     });
     const fail = (err: Error) => {
       if (this.stream === stream) this.stream = undefined;

@@ -68,19 +68,25 @@ export interface PushTextReply {
 }
 /** Pushes a PushTextStream has in flight at most: the server reads no further ahead of its replies. */
 export const PUSH_STREAM_WINDOW = 1024;
-export interface PushTextStreamRequest {
+export interface StreamedPush {
   tag: number;
   /** null when the message left it out (proto-loader's default for a message field). */
   push: PushTextRequest | null;
   timeoutMs: number;
 }
-export interface PushTextStreamReply {
+export interface PushTextStreamRequest {
+  pushes: StreamedPush[];
+}
+export interface StreamedPushResult {
   tag: number;
   code: number;
   message: string;
   seq: number;
   duplicate: boolean;
   retryAfterMs: number;
+}
+export interface PushTextStreamReply {
+  results: StreamedPushResult[];
 }
 export interface MigrateRequest {
   cell: string;

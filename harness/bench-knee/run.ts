@@ -1,0 +1,186 @@
+/**
+ * The knee benchmark (scripts/bench-knee.ts): one system (real processes, one Redis) grown to N live
+ * sessions, then an offered-load sweep of PushText, for each ingress (the PushTextStream, the unary
+ * call): at each step the achieved rate, latency percentiles, refusals, CPU per request of every process
+ * group (the load client included), and the end-to-end latency from a push to its input's release by the
+ * runtime (the release's audit entry, whose id is Redis's clock: the same machine's). The knee is the
+ * highest step whose P99 is at most the paper's PushText P99 with nothing refused, failed or left unsent.
+ */
+import os from 'node:os';
+import { setTimeout as delay } from 'node:timers/promises';
+import { z } from 'zod';
+import { Latencies } from '../bench-scale/latency.js';
+import { type Delta, delta, perRequest } from '../bench-scale/probes.js';
+import { PAPER } from '../bench-scale/run.js';
+import { BenchSystem, type Ingress, type SystemSettings } from '../bench-scale/system.js';
+
+const positive = (max: number) => z.number().int().min(1).max(max);
+
+export const KneeOptions = z.object({
+  sessions: positive(1_000_000).default(10_000),
+  /** Offered PushText rates, ascending. */
+  rates: z
+    .array(positive(1_000_000))
+    .min(1)
+    .default([1000, 2000, 5000, 10_000, 20_000, 40_000])
+    .refine((r) => r.every((x, i) => i === 0 || x > r[i - 1]!), 'rates must be ascending'),
+  ingress: z
+    .array(z.enum(['stream', 'unary']))
+    .min(1)
+    .default(['stream', 'unary']),
+  stepSeconds: z.number().positive().default(10),
+  idleSeconds: z.number().positive().default(5),
+  workers: positive(64).default(4),
+  dispatchers: positive(16).default(2),
+  createRate: positive(100_000).default(2000),
+  /** A step passes with P99 at most this (the paper's PushText P99). */
+  targetP99Ms: z.number().positive().default(PAPER.paperPushTextP99Ms),
+  /** Past an ingress's first failing step, its higher rates are skipped (they only overload). */
+  stopAtFailure: z.boolean().default(true),
+  sweepMs: positive(3_600_000).default(10_000),
+  pollMs: positive(86_400_000).default(600_000),
+  leaseTtlMs: positive(3_600_000).default(10_000),
+  heartbeatMs: positive(3_600_000).default(2000),
+  settleSeconds: z.number().positive().default(60),
+});
+export type KneeOptions = z.input<typeof KneeOptions>;
+
+/** The knee on this machine before the batched ingress (issue 21's measurement, unary PushText). */
+export const BEFORE_KNEE_PER_S = 1800;
+
+const r1 = (x: number) => Math.round(x * 10) / 10;
+
+export type Progress = (line: string) => void;
+
+/** One step: `rate` offered for `seconds`, then every input it appended released (or the settle timeout). */
+async function step(
+  bench: BenchSystem,
+  o: z.output<typeof KneeOptions>,
+  ingress: Ingress,
+  rate: number,
+  idle: Delta,
+) {
+  const sent = new Map<string, number>();
+  const startedAt = Date.now();
+  const before = await bench.snapshot();
+  const load = await bench.push(rate, delay(o.stepSeconds * 1000), ingress, (session, seq, sentAt) =>
+    sent.set(`${session} ${seq}`, sentAt),
+  );
+  const after = await bench.snapshot();
+  const lagging = await bench.settle(o.settleSeconds * 1000);
+  const endToEnd = new Latencies();
+  for (const e of await bench.audit(startedAt)) {
+    if (e.kind !== 'release') continue;
+    const at = sent.get(`${e.session} ${e.seq}`);
+    if (at !== undefined) endToEnd.add(Number(e.id.split('-')[0]) - at);
+  }
+  const { cdf: _cdf, ...latency } = load.latency.summary();
+  const { cdf: _e2eCdf, ...e2e } = endToEnd.summary();
+  const errors = Object.values(load.errors).reduce((a, n) => a + n, 0);
+  const refusals = load.errors['RESOURCE_EXHAUSTED'] ?? 0;
+  const achieved = r1(load.ok / load.seconds);
+  const cost = perRequest(delta(before, after), idle, Math.max(1, load.ok));
+  const passed =
+    latency.p99Ms <= o.targetP99Ms && errors === 0 && load.skipped === 0 && achieved >= 0.95 * rate;
+  return {
+    ingress,
+    offeredPerS: rate,
+    achievedPerS: achieved,
+    ...latency,
+    p999Ms: latency.p999Ms,
+    refusals,
+    errors: load.errors,
+    notSent: load.skipped,
+    cpuMsPerRequest: {
+      ...cost.cpuMs,
+      all:
+        Math.round((cost.cpuMs.system + ((cost.cpuMs as Record<string, number>)['bench'] ?? 0)) * 1000) /
+        1000,
+    },
+    redisScriptsPerRequest: cost.redisScripts,
+    endToEnd: { ...e2e, sessionsNotReleased: lagging },
+    passed,
+  };
+}
+
+export type KneeStep = Awaited<ReturnType<typeof step>>;
+
+/** Runs the sweep; returns the result object scripts/bench-knee.ts prints and writes. */
+export async function runBenchKnee(options: KneeOptions, progress: Progress = () => {}) {
+  const o = KneeOptions.parse(options);
+  const settings: SystemSettings = {
+    protocol: 'dhsched',
+    audit: true,
+    trace: false,
+    workers: o.workers,
+    dispatchers: o.dispatchers,
+    capacity: Math.max(1, Math.ceil((o.sessions * 1.5) / o.workers)),
+    leaseTtlMs: o.leaseTtlMs,
+    heartbeatMs: o.heartbeatMs,
+    sweepMs: o.sweepMs,
+    pollMs: o.pollMs,
+    refreshMs: 200,
+  };
+  const started = performance.now();
+  const bench = await BenchSystem.launch(settings);
+  const steps: KneeStep[] = [];
+  try {
+    const created = await bench.createUpTo(o.sessions, o.createRate);
+    if (!(await bench.waitRuntimes(o.sessions, o.settleSeconds * 1000)))
+      progress('  not every runtime started');
+    progress(`${o.sessions} sessions: ${created.ok} created`);
+    const idleBefore = await bench.snapshot();
+    await delay(o.idleSeconds * 1000);
+    const idle = delta(idleBefore, await bench.snapshot());
+    for (const ingress of o.ingress) {
+      for (const rate of o.rates) {
+        const s = await step(bench, o, ingress, rate, idle);
+        steps.push(s);
+        progress(
+          `  ${ingress} ${rate}/s: ${s.achievedPerS}/s, P50 ${s.p50Ms} P99 ${s.p99Ms} ms, ` +
+            `refused ${s.refusals}, CPU ${s.cpuMsPerRequest.all} ms, end to end P99 ${s.endToEnd.p99Ms} ms` +
+            (s.passed ? '' : '  (past the knee)'),
+        );
+        if (!s.passed && o.stopAtFailure) break;
+      }
+    }
+  } finally {
+    await bench.stop();
+  }
+  const kneeOf = (ingress: Ingress) => {
+    let best: KneeStep | undefined;
+    for (const s of steps.filter((x) => x.ingress === ingress)) {
+      if (!s.passed) break;
+      best = s;
+    }
+    return best
+      ? {
+          perSecond: best.offeredPerS,
+          p99Ms: best.p99Ms,
+          endToEndP99Ms: best.endToEnd.p99Ms,
+          cpuMsPerRequest: best.cpuMsPerRequest.all,
+          ratioToBefore: r1(best.offeredPerS / BEFORE_KNEE_PER_S),
+        }
+      : null;
+  };
+  return {
+    date: new Date().toISOString(),
+    paperPushTextP99Ms: PAPER.paperPushTextP99Ms,
+    beforeKneePerS: BEFORE_KNEE_PER_S,
+    system: {
+      sessions: o.sessions,
+      workers: o.workers,
+      dispatchers: o.dispatchers,
+      redis: 'one private redis-server, no persistence',
+      audit: 'audit on (commits, closes, releases)',
+      client:
+        'one load process: unary calls round-robin over the replicas, or one PushTextStream per replica',
+      host: { cpus: os.cpus().length, memoryGiB: r1(os.totalmem() / 2 ** 30), node: process.version },
+      stepSeconds: o.stepSeconds,
+      targetP99Ms: o.targetP99Ms,
+    },
+    knee: Object.fromEntries(o.ingress.map((i) => [i, kneeOf(i)])),
+    steps,
+    seconds: r1((performance.now() - started) / 1000),
+  };
+}
