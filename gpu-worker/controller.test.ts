@@ -9,6 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { inCell, refusal } from '../impl/test-support/cell.js';
 import { useStore } from '../impl/test-support/redis.js';
 import { cellKeys } from '../impl/store/keys.js';
+import { queueCall } from '../impl/store/scripts.js';
+import * as steps from '../impl/store/steps.js';
 import { cpuReference } from './runtime/cpu-reference.js';
 import type { Input, MediaFrame, RuntimeBackend } from './runtime/pipeline.js';
 import { staleRejectionsOf, useWorkers, waitFor } from './test-support.js';
@@ -163,7 +165,18 @@ describe('moves and fencing', () => {
     await c.register('w2', 1, now());
     await c.create('s1', 'w1', now());
     await waitFor(() => a.claimed.length === 1, 'w1 claims');
-    await c.move('s1', ['w1', 1], 'w2', now());
+    // the move, its superseded entry on w1's stream lost with it (as in a failover): w1 is not told
+    const move = steps.admitCommit.build({
+      cell: f.cell,
+      session: 's1',
+      target: 'w2',
+      expected: { worker: 'w1', epoch: 1 },
+      now: now(),
+    });
+    const m = f.redis.multi();
+    queueCall(m, move);
+    m.xtrim(cellKeys(f.cell).stream('w1'), 'MAXLEN', 0);
+    expect((await m.exec())!.map(([err]) => err)).toEqual([null, null]);
     await c.append('s1', 'r1');
     const before = await staleRejectionsOf('w1', 'releaseInput');
 
@@ -174,6 +187,24 @@ describe('moves and fencing', () => {
     expect(await staleRejectionsOf('w1', 'releaseInput')).toBe(before + 1);
     expect(a.released).toEqual([]);
     expect((await c.released('s1')).seq).toBe(0);
+    expect((await c.worker('w1', now())).tokens).toEqual([]);
+  });
+
+  it('a move or a close fences the old runtime through the work stream: no RPC, no sweep', async () => {
+    const c = at();
+    const a = makeWorker('w1', { sweepMs: 60_000, pollMs: 60_000 });
+    await a.controller.start();
+    await c.register('w2', 2, now());
+    await c.create('s1', 'w1', now());
+    await c.create('s2', 'w1', now());
+    await waitFor(() => a.claimed.length === 2, 'w1 claims both');
+    await c.move('s1', ['w1', 1], 'w2', now());
+    await c.close('s2');
+    await waitFor(() => a.stopped.length === 2, 'w1 stops both');
+    expect(a.stopped.map((x) => [x.session, x.reason]).sort()).toEqual([
+      ['s1', 'fenced'],
+      ['s2', 'fenced'],
+    ]);
     expect((await c.worker('w1', now())).tokens).toEqual([]);
   });
 

@@ -12,8 +12,9 @@
  *   ReleaseBatch(w, B)     `batchStep`: one store step releases every input waiting for each runtime of B
  *                          (one per session), each against its own generation; the runtime loops batch
  *                          their releases so (`batcher`: those asked for while one is in flight go next)
- *   Fence(w, s, e)         `fenceStep`: a runtime whose generation is not current stops (the sweep does it
- *                          for every runtime, its reads batched; Revoke and Stop for one session)
+ *   Fence(w, s, e)         `fenceStep`: a runtime whose generation is not current stops (for one session:
+ *                          its superseded entry on the work stream, Revoke and Stop; the sweep goes round
+ *                          every runtime, SWEEP_BATCH reads a tick)
  *   Teardown(w, s, e)      `teardownStep`: a stopped runtime is closed and frees its capacity token
  *   Emit(w, s, e)          the frames of each release, and `emitStep`: the frame a ready runtime shows now;
  *                          every frame is stamped with its generation
@@ -64,7 +65,7 @@ export interface ControllerOptions {
   leaseTtlMs: number;
   /** Renewing the lease and publishing load; default a third of the TTL. */
   heartbeatMs?: number;
-  /** Revalidating every runtime (dhsched only). */
+  /** One sweep tick: the next SWEEP_BATCH runtimes revalidated (dhsched only). */
   sweepMs: number;
   /** How long a runtime with nothing to release waits for a kick before it asks the store again. */
   pollMs?: number;
@@ -144,21 +145,26 @@ const ACK_EVERY = 256;
 /** How often a worker that is (re)registering looks again whether it serves. */
 const NOT_SERVING_PAUSE_MS = 100;
 const TEARDOWN_ATTEMPTS = 5;
-/** Sessions whose generations one sweep step reads. */
+/** Runtimes whose generations one sweep tick reads (one store step). */
 const SWEEP_BATCH = 256;
 const backoffMs = (failures: number) => Math.min(100 * 2 ** failures, 2000);
 
 const Count = z.coerce.number().int().positive();
 const Assignment = z.object({ s: Id, e: Count });
 const Appended = z.object({ s: Id, q: Count });
+const Superseded = z.object({ s: Id, x: Count });
 
 /**
- * A work stream entry (XREAD's flat fields): an assignment (s, e) or an appended input (s, q); undefined
- * if malformed. Its kind is told by its fields first, so a valid entry costs one parse.
+ * A work stream entry (XREAD's flat fields): an assignment (s, e), an appended input (s, q), or a
+ * generation (s, x) of this worker superseded by a move or a close; undefined if malformed. Its kind is
+ * told by its fields first, so a valid entry costs one parse.
  */
-export function workEntry(flat: string[]): { s: string; e: number } | { s: string; q: number } | undefined {
+export function workEntry(
+  flat: string[],
+): { s: string; e: number } | { s: string; q: number } | { s: string; x: number } | undefined {
   const fields = steps.streamFields(flat);
-  const parsed = fields['e'] !== undefined ? Assignment.safeParse(fields) : Appended.safeParse(fields);
+  const schema = fields['e'] !== undefined ? Assignment : fields['x'] !== undefined ? Superseded : Appended;
+  const parsed = schema.safeParse(fields);
   return parsed.success ? parsed.data : undefined;
 }
 
@@ -251,6 +257,8 @@ export class InferController {
   /** The lease's own store connection (autonomous): a renewal never waits behind releases and claims. */
   private leaseStore: steps.Store | undefined;
   private loops: Promise<void>[] = [];
+  /** Where the sweep goes on from: a live iterator over the table (runtimes added are visited, removed skipped). */
+  private sweepAt: Iterator<RuntimeSlot> | undefined;
   /** The runtime loops' releases: the ones asked for while a batch is in flight go in the next one. */
   private readonly batcher = new Batcher<RuntimeSlot, SlotRelease>(
     (slots) => this.releaseBatch(slots, MAX_BATCH_INPUTS),
@@ -751,7 +759,9 @@ export class InferController {
 
   /**
    * Work stream entries, as read: each assignment is claimed and its runtime started (Claim), each
-   * appended input kicks its runtime. Throws if a claim could not be made.
+   * appended input kicks its runtime, each superseded generation has its session's runtimes revalidated
+   * (Fence; dhsched only, and not in a manual controller, whose caller takes every Fence). Throws if a
+   * claim could not be made.
    */
   async takeWork(entries: [id: string, fields: string[]][]): Promise<void> {
     const starts: Promise<RuntimeReply>[] = [];
@@ -759,7 +769,9 @@ export class InferController {
       const entry = workEntry(fields);
       if (!entry) this.log.warn({ id, fields }, 'malformed work stream entry skipped');
       else if ('e' in entry) starts.push(this.startRuntime(entry.s, entry.e));
-      else this.deliver(entry.s, entry.q);
+      else if ('q' in entry) this.deliver(entry.s, entry.q);
+      else if (this.autonomous && this.store.protocol === 'dhsched')
+        void this.revalidate(entry.s).catch(this.sweepFailed);
     }
     await Promise.all(starts);
   }
@@ -855,40 +867,51 @@ export class InferController {
 
   /** Revalidates the session and waits for the runtimes it fences; replies for (session, epoch). */
   private async revalidateNow(session: string, epoch: number): Promise<RuntimeReply> {
-    const fenced = await this.revalidate(session);
+    // those fenced already (the work stream's superseded entry came first) are waited for as well
+    const fencing = this.slotsOf(session).filter((s) => s.stopReason === 'fenced');
+    const fenced = [...fencing, ...(await this.revalidate(session))];
     await Promise.all(fenced.map((s) => s.done));
     const slot = fenced.find((s) => s.epoch === epoch);
     return slot ? { state: 'stopped', epoch, cursor: slot.cursor } : this.replyFor(session, epoch);
   }
 
   /**
-   * The periodic Fence of every runtime: reads gen[s] of each, SWEEP_BATCH sessions per store step,
-   * the batches spread over half the period (one read of every placed session would hold Redis, and
-   * every other client, for as long as the worker has sessions); a runtime not matching (w, its epoch,
-   * claimed) stops even without input.
+   * The periodic Fence, the backstop of the superseded entries on the work stream (one lost in a Redis
+   * failover, say): each tick reads gen[s] of the next SWEEP_BATCH runtimes in one store step, going round
+   * the table, so its cost per second is the same at any number of sessions (a full round takes
+   * ceil(runtimes / SWEEP_BATCH) ticks); a runtime not matching (w, its epoch, claimed) stops even without
+   * input.
    */
   private async sweep(): Promise<void> {
     const life = this.life;
     if (!this.serving(life) || this.runtimes.size === 0) return;
-    // only runtimes claimed before the reads: the reads then reflect their claims
-    const checked = [...this.runtimes.values()].filter((s) => !s.stopReason);
-    const gapMs = ((this.options.sweepMs / 2) * SWEEP_BATCH) / checked.length;
-    for (let i = 0; i < checked.length; i += SWEEP_BATCH) {
-      if (i > 0) await this.pause(gapMs);
-      if (!this.serving(life)) return;
-      const batch = checked.slice(i, i + SWEEP_BATCH);
-      let gens: (steps.Generation | null)[];
-      try {
-        gens = await steps.readGens(this.store, { cell: this.cell, sessions: batch.map((s) => s.session) });
-      } catch (err) {
-        this.log.warn({ err }, 'revalidation failed; retrying next sweep');
-        return;
+    const batch: RuntimeSlot[] = [];
+    // at most one round per tick: a table smaller than a batch is read once
+    for (let seen = 0, size = this.runtimes.size; batch.length < SWEEP_BATCH && seen < size; seen++) {
+      let next = this.sweepAt?.next();
+      if (!next || next.done) {
+        this.sweepAt = this.runtimes.values();
+        next = this.sweepAt.next();
+        if (next.done) break;
       }
-      batch.forEach((slot, k) => {
-        if (!slot.stopReason && !this.isCurrent(gens[k], slot.epoch)) void this.fence(slot, 'fenced');
-      });
+      if (!next.value.stopReason) batch.push(next.value);
     }
+    if (batch.length === 0) return;
+    let gens: (steps.Generation | null)[];
+    try {
+      gens = await steps.readGens(this.store, { cell: this.cell, sessions: batch.map((s) => s.session) });
+    } catch (err) {
+      this.sweepFailed(err);
+      return;
+    }
+    if (!this.serving(life)) return;
+    batch.forEach((slot, k) => {
+      if (!slot.stopReason && !this.isCurrent(gens[k], slot.epoch)) void this.fence(slot, 'fenced');
+    });
   }
+
+  private readonly sweepFailed = (err: unknown) =>
+    this.log.warn({ err }, 'revalidation failed; the sweep comes round again');
 
   /**
    * The heartbeat: renews the lease (what keeps LeaseExpire(w) from happening), then publishes load. The

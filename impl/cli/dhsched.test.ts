@@ -35,6 +35,12 @@ describe('dhsched', () => {
     expect(await json('create', 'cli1')).toMatchObject({ session: 'cli1', epoch: 1, created: true });
     expect(await json('push', 'cli1', 'hello', '--request-id', 'q1')).toEqual({ seq: 1, duplicate: false });
     expect(await json('push', 'cli1', 'hello', '--request-id', 'q1')).toEqual({ seq: 1, duplicate: true });
+    // the streaming ingress: the same append, idempotent on the same request id
+    expect(await json('push', 'cli1', 'hello', '--request-id', 'q1', '--stream')).toEqual({
+      seq: 1,
+      duplicate: true,
+    });
+    expect(await json('push', 'cli1', 'again', '--stream')).toEqual({ seq: 2, duplicate: false });
     const moved = (await json('migrate', 'cli1', '--from-epoch', '1')) as Record<string, unknown>;
     expect(moved).toMatchObject({ epoch: 2, moved: true });
     expect(await json('get', 'cli1')).toMatchObject({ worker: moved['worker'], epoch: 2 });

@@ -10,7 +10,7 @@ import * as grpc from '@grpc/grpc-js';
 import { type Command, CommanderError, Option } from 'commander';
 import { z } from 'zod';
 import { SpokenText } from '../dispatch/server.js';
-import { type Client, dispatchClient } from '../rpc/client.js';
+import { type Client, PushStream, dispatchClient, retrying } from '../rpc/client.js';
 import { grpcCode } from '../rpc/errors.js';
 import { type DispatchMethods, type Frame, services } from '../rpc/proto.js';
 import {
@@ -144,10 +144,24 @@ export function program(): Command {
     .argument(...session)
     .addArgument(argument('<text>', 'what the avatar says', text))
     .option('--request-id <id>', 'the idempotency key (default: a fresh UUID)')
+    .option(
+      '--stream',
+      'send it on a PushTextStream (the streaming ingress) instead of the unary call',
+      false,
+    )
     .action(
-      run((c, session: string, text: string, o: { requestId?: string }) =>
-        c.call('pushText', { cell: globals().cell, session, text, requestId: o.requestId ?? randomUUID() }),
-      ),
+      run(async (c, session: string, text: string, o: { requestId?: string; stream: boolean }) => {
+        const request = { cell: globals().cell, session, text, requestId: o.requestId ?? randomUUID() };
+        const stream = o.stream ? new PushStream(c) : undefined;
+        try {
+          // idempotent on the request id: a refusal for overload, or Dispatch away, is retried until the deadline
+          return await retrying(() => (stream ? stream.push(request) : c.call('pushText', request)), {
+            deadline: Date.now() + globals().deadlineMs,
+          });
+        } finally {
+          stream?.close();
+        }
+      }),
     );
   cli
     .command('close')

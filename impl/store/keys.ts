@@ -11,7 +11,7 @@ export interface CellKeys {
   readonly genPrefix: string;
   /** Prefix of placed keys, for closeSession, which learns the owner only from gen. */
   readonly placedPrefix: string;
-  /** Prefix of stream keys, for appendInput, which learns the owner only from gen. */
+  /** Prefix of stream keys, for appendBatch and closeSession, which learn the owner only from gen. */
   readonly streamPrefix: string;
   /** Prefix of the per-worker keys read by readLoadView: lease, cap, tokens, placed, load. */
   /** Hash w, e, ph (assigned | claimed | closed): the session's generation. */
@@ -30,7 +30,7 @@ export interface CellKeys {
   cap(worker: string): string;
   /** Hash expiresAt (ms), incarnation, addr (the worker's RPC endpoint). */
   lease(worker: string): string;
-  /** Stream of work for the worker: assignments (fields s, e) and appended inputs (fields s, q). */
+  /** Stream of work for the worker: assignments (fields s, e), appended inputs (s, q), superseded generations (s, x). */
   stream(worker: string): string;
   /** Set of the live sessions whose generation names the worker. */
   placed(worker: string): string;

@@ -292,6 +292,7 @@ export const admitCommit = step({
     k.placed(i.expected?.worker ?? i.target),
     k.config,
     k.audit,
+    k.stream(i.expected?.worker ?? i.target),
   ],
   args: (i) => [i.session, i.target, i.expected?.worker ?? '', i.expected?.epoch ?? 0, i.now],
   reply: Positive,
@@ -438,7 +439,7 @@ export const closeSession = step({
   input: SessionInput,
   writes: true,
   keys: (i, k) => [k.gen(i.session), k.sessions, k.config, k.audit],
-  args: (i, k) => [i.session, k.placedPrefix],
+  args: (i, k) => [i.session, k.placedPrefix, k.streamPrefix],
   reply: Positive,
   result: (epoch) => ({ epoch }),
 });

@@ -7,7 +7,7 @@ import { writeEvaluationReport } from './evaluation-report.js';
 const bench = path.resolve(import.meta.dirname, '../../bench');
 
 describe('the evaluation report', () => {
-  it("renders the committed benchmark results: each protocol's row, the scale levels, four SVG plots", async () => {
+  it("renders the committed benchmark results: each protocol's row, the scale levels, the knee's steps, five SVG plots", async () => {
     const out = fs.mkdtempSync(path.join(os.tmpdir(), 'dhsched-report-'));
     try {
       const files = await writeEvaluationReport(bench, out);
@@ -16,8 +16,18 @@ describe('the evaluation report', () => {
       for (const protocol of Object.keys(ownership.protocols)) expect(md).toContain(`| ${protocol} |`);
       const scale = JSON.parse(fs.readFileSync(path.join(bench, 'scale.json'), 'utf8'));
       for (const level of scale.levels) expect(md).toContain(`| ${level.sessions.toLocaleString('en-US')} |`);
+      const knee = JSON.parse(fs.readFileSync(path.join(bench, 'knee.json'), 'utf8'));
+      expect(md).toContain('## Throughput: the knee and overload');
+      for (const step of knee.steps)
+        expect(md).toContain(`| ${step.ingress} | ${step.offeredPerS.toLocaleString('en-US')} |`);
       const svgs = files.filter((f) => f.endsWith('.svg'));
-      expect(svgs).toHaveLength(4);
+      expect(svgs.map((f) => path.basename(f)).sort()).toEqual([
+        'cost-of-safety.svg',
+        'knee.svg',
+        'latency-cdf.svg',
+        'latency-vs-sessions.svg',
+        'memory-vs-sessions.svg',
+      ]);
       for (const f of svgs) expect(fs.readFileSync(f, 'utf8')).toMatch(/^<svg[\s\S]*<\/svg>$/);
     } finally {
       fs.rmSync(out, { recursive: true, force: true });

@@ -2,7 +2,8 @@
  * The evaluation report: reads the benchmarks' results (ownership.json from bench-ownership,
  * scale.json from bench-scale) and writes evaluation.md, the tables beside the paper's figures, with
  * plots rendered by Vega-Lite into plots/*.svg: latency CDFs, latency and memory against sessions,
- * PushText during the migration storm, and the cost of safety per protocol.
+ * PushText during the migration storm, and the cost of safety per protocol; with knee.json (bench-knee)
+ * and overload.json (bench-overload), the knee of each ingress and the overload run.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -91,6 +92,124 @@ const Ownership = z.object({
     }),
   ),
 });
+
+const KneeStep = z.object({
+  ingress: z.string(),
+  offeredPerS: z.number(),
+  achievedPerS: z.number(),
+  p50Ms: z.number(),
+  p99Ms: z.number(),
+  p999Ms: z.number(),
+  refusals: z.number(),
+  notSent: z.number(),
+  cpuMsPerRequest: z.object({ all: z.number() }).passthrough(),
+  endToEnd: z.object({ p99Ms: z.number() }).passthrough(),
+  passed: z.boolean(),
+});
+const Knee = z.object({
+  date: z.string(),
+  beforeKneePerS: z.number(),
+  system: z.object({ sessions: z.number(), stepSeconds: z.number(), targetP99Ms: z.number() }).passthrough(),
+  knee: z.record(z.string(), z.object({ perSecond: z.number(), ratioToBefore: z.number() }).nullable()),
+  steps: z.array(KneeStep),
+});
+const Overload = z.object({
+  date: z.string(),
+  system: z.object({ sessions: z.number(), ingress: z.string(), knee: z.number() }).passthrough(),
+  overload: z.object({
+    offeredPerS: z.number(),
+    seconds: z.number(),
+    admittedPerS: z.number(),
+    admitted: z.object({ p99Ms: z.number() }).passthrough(),
+    refused: z.number(),
+    refusalLatency: z.object({ p99Ms: z.number() }).passthrough(),
+  }),
+  recovery: z
+    .object({ offeredPerS: z.number(), secondsUntilP99UnderTarget: z.number().nullable() })
+    .passthrough(),
+  leasesLapsed: z.number(),
+  inputsLost: z.number(),
+  violations: z.number(),
+});
+
+/** The file's contents if the benchmark that writes it has run, else undefined. */
+function readOptional<T>(file: string, schema: z.ZodType<T>): T | undefined {
+  return fs.existsSync(file) ? readJson(file, schema) : undefined;
+}
+
+/** P99 against offered load (log x), one line per ingress, with the target as a rule. */
+function kneePlot(knee: z.infer<typeof Knee>): TopLevelSpec {
+  return {
+    $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
+    title: `PushText P99 against offered load at ${int(knee.system.sessions)} live sessions`,
+    width: 560,
+    height: 300,
+    layer: [
+      {
+        data: { values: knee.steps.map((s) => ({ ...s, p99Ms: Math.max(s.p99Ms, 0.01) })) },
+        mark: { type: 'line', point: true },
+        encoding: {
+          x: {
+            field: 'offeredPerS',
+            type: 'quantitative',
+            scale: { type: 'log' },
+            title: 'offered PushText/s (log scale)',
+          },
+          y: { field: 'p99Ms', type: 'quantitative', scale: { type: 'log' }, title: 'P99 (ms, log scale)' },
+          color: { field: 'ingress', type: 'nominal', title: null },
+        },
+      },
+      {
+        data: { values: [{ ms: knee.system.targetP99Ms }] },
+        mark: { type: 'rule', strokeDash: [4, 4], color: 'gray' },
+        encoding: { y: { field: 'ms', type: 'quantitative' } },
+      },
+    ],
+  };
+}
+
+/** The throughput section: the knee of each ingress, and the overload run, when they have run. */
+function throughputSection(
+  knee: z.infer<typeof Knee> | undefined,
+  overload: z.infer<typeof Overload> | undefined,
+): string {
+  const parts: string[] = [];
+  if (knee) {
+    const kneeText = Object.entries(knee.knee)
+      .map(([ingress, k]) =>
+        k === null
+          ? `${ingress}: below the lowest step`
+          : `${ingress}: **${int(k.perSecond)}/s** (${k.ratioToBefore}× the ~${int(knee.beforeKneePerS)}/s before the batched ingress)`,
+      )
+      .join('; ');
+    const rows = knee.steps.map(
+      (s) =>
+        `| ${s.ingress} | ${int(s.offeredPerS)} | ${int(s.achievedPerS)} | ${ms(s.p50Ms)} / ${ms(s.p99Ms)} / ${ms(s.p999Ms)} | ${int(s.refusals)} | ${int(s.notSent)} | ${s.cpuMsPerRequest.all.toFixed(3)} | ${ms(s.endToEnd.p99Ms)} | ${s.passed ? 'yes' : 'no'} |`,
+    );
+    parts.push(`\`./scripts/bench-knee --sessions ${knee.system.sessions}\` (${knee.date}): PushText offered open loop for
+${knee.system.stepSeconds} s a step; the knee is the highest step with P99 ≤ ${knee.system.targetP99Ms} ms and nothing refused, failed or
+unsent. Knee: ${kneeText}. CPU is per PushText, every process and the load client together, net of the
+idle background; end to end is from the push to its release by the runtime (the release's audit entry).
+
+| ingress | offered/s | achieved/s | P50 / P99 / P99.9 ms | refused | not sent | CPU ms per PushText | push → release P99 ms | within the knee |
+| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |
+${rows.join('\n')}
+
+![P99 against offered load](plots/knee.svg)
+`);
+  }
+  if (overload) {
+    const o = overload.overload;
+    const back = overload.recovery.secondsUntilP99UnderTarget;
+    parts.push(`\`./scripts/bench-overload --sessions ${overload.system.sessions} --knee ${overload.system.knee} --ingress ${overload.system.ingress}\` (${overload.date}):
+${int(o.offeredPerS)} PushText/s for ${o.seconds} s, then ${int(overload.recovery.offeredPerS)}/s. During the overload ${int(o.admittedPerS)}/s were admitted (P99
+${ms(o.admitted.p99Ms)} ms) and ${int(o.refused)} refused (answered in P99 ${ms(o.refusalLatency.p99Ms)} ms); leases of live workers lapsed: ${overload.leasesLapsed};
+inputs lost: ${overload.inputsLost}; history violations: ${overload.violations}; each second's P99 back under the target
+${back === null ? 'not within the run' : `${back} s after the overload ended`}.
+`);
+  }
+  return parts.length === 0 ? '' : `\n## Throughput: the knee and overload\n\n${parts.join('\n')}`;
+}
 
 function readJson<T>(file: string, schema: z.ZodType<T>): T {
   if (!fs.existsSync(file)) throw new Error(`${file} is missing: run the benchmark that writes it first`);
@@ -223,6 +342,8 @@ function costPlot(rows: { name: string; metric: string; value: number }[]): TopL
 export async function writeEvaluationReport(bench: string, out: string): Promise<string[]> {
   const scale = readJson(path.join(bench, 'scale.json'), Scale);
   const ownership = readJson(path.join(bench, 'ownership.json'), Ownership);
+  const knee = readOptional(path.join(bench, 'knee.json'), Knee);
+  const overload = readOptional(path.join(bench, 'overload.json'), Overload);
   const plots = path.join(out, 'plots');
   fs.mkdirSync(plots, { recursive: true });
 
@@ -281,6 +402,7 @@ export async function writeEvaluationReport(bench: string, out: string): Promise
       ),
     ],
   ];
+  if (knee) figures.push(['knee.svg', kneePlot(knee)]);
   for (const [file, spec] of figures) fs.writeFileSync(path.join(plots, file), await svgOf(spec));
 
   const ownershipRows = Object.entries(ownership.protocols).map(
@@ -302,8 +424,9 @@ export async function writeEvaluationReport(bench: string, out: string): Promise
   const md = `# Evaluation: the paper's figures, measured on this code
 
 Generated by \`./scripts/report-evaluation\` from \`bench/ownership.json\` (${ownership.date}) and
-\`bench/scale.json\` (${scale.date}); rerun the benchmarks (\`./scripts/bench-ownership\`,
-\`./scripts/bench-scale\`) and then this script to refresh it. Every figure was measured on the 2-core
+\`bench/scale.json\` (${scale.date}), and \`bench/knee.json\` and \`bench/overload.json\` where they exist; rerun
+the benchmarks (\`./scripts/bench-ownership\`, \`./scripts/bench-scale\`, \`./scripts/bench-knee\`,
+\`./scripts/bench-overload\`) and then this script to refresh it. Every figure was measured on the 2-core
 machine the project is developed on, all processes and Redis on it.
 
 ## Randomized ownership runs
@@ -351,7 +474,7 @@ The same load on a fresh system per protocol:
 ${comparisonRows.join('\n')}
 
 ![cost of safety](plots/cost-of-safety.svg)
-`;
+${throughputSection(knee, overload)}`;
   const report = path.join(out, 'evaluation.md');
   fs.writeFileSync(report, md);
   return [report, ...figures.map(([file]) => path.join(plots, file))];

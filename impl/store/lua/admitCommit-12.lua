@@ -9,14 +9,17 @@
       a step carrying an earlier `now` (another replica's clock, or a call queued while Redis
       was away) cannot find it live again: the lapse is where it is in the store's order.
     - Commit: gen := (w, e + 1, assigned), token (s, e + 1) added to w, the assignment
-      appended to w's stream, s placed on w (and no longer on the source); a create also adds
-      s to the cell's live sessions. With auditing on, the commit is appended to the cell's
-      audit stream (k = commit).
+      appended to w's stream, s placed on w (and no longer on the source); a move also tells
+      the source on its stream that (s, e) is superseded (fields s, x = e), so its runtime is
+      fenced as soon as it reads it, without waiting for a sweep; a create also adds s to the
+      cell's live sessions. With auditing on, the commit is appended to the cell's audit
+      stream (k = commit).
     - With tracing on, a refusal is appended too (k = refused, with its code).
 
   KEYS[1] gen:<s>    KEYS[2] tokens:<w>    KEYS[3] cap:<w>    KEYS[4] lease:<w>
   KEYS[5] stream:<w>    KEYS[6] draining    KEYS[7] sessions    KEYS[8] placed:<w>
   KEYS[9] placed:<src> (placed:<w> for a create)    KEYS[10] config    KEYS[11] audit
+  KEYS[12] stream:<src> (stream:<w> for a create)
   ARGV[1] s    ARGV[2] w    ARGV[3] src ('' for a create)    ARGV[4] e (0 for a create)
   ARGV[5] now (ms)
 
@@ -72,6 +75,8 @@ redis.call('SREM', KEYS[9], s)
 redis.call('SADD', KEYS[8], s)
 if src == '' then
   redis.call('SADD', KEYS[7], s)
+else
+  redis.call('XADD', KEYS[12], '*', 's', s, 'x', e)
 end
 audit(KEYS[10], KEYS[11], 'k', 'commit', 's', s, 'w', w, 'e', ne, 'from', src)
 return ne
