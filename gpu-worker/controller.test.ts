@@ -222,6 +222,27 @@ describe('moves and fencing', () => {
 });
 
 describe('manual stepping (autonomous: false): one method per spec action, no loop of its own', () => {
+  it('keeps a hint that came while its batch was in flight: the input it names still waits', async () => {
+    const c = at();
+    const a = makeWorker('w1', { autonomous: false });
+    await a.controller.start();
+    await c.create('s1', 'w1', now());
+    await c.append('s1', 'r1');
+    await a.controller.claimStep('s1', 1);
+    await a.controller.reconstructStep('s1', 1);
+    // the batch is sent; input 2 is appended after it ran, and its hint comes before the batch's reply
+    const batch = a.controller.batchStep([{ session: 's1', epoch: 1 }]);
+    const appended = c.append('s1', 'r2');
+    a.controller.deliver('s1', 2);
+    expect(await batch).toEqual(['released']);
+    await appended;
+    // the worker still knows input 2 waits (it publishes it as queued), so its runtime asks for it
+    await a.controller.heartbeat();
+    const view = await steps.readLoadView(f.store, { cell: f.cell, now: now() });
+    expect(view.find((w) => w.worker === 'w1')).toMatchObject({ runtimes: 1, queued: 1 });
+    expect(await a.controller.releaseStep('s1', 1)).toBe('released');
+  });
+
   it('takes Claim, Reconstruct, ReleaseInput, Emit, Fence and Teardown only when told; rt[w] says where each runtime is', async () => {
     const c = at();
     const a = makeWorker('w1', { autonomous: false });

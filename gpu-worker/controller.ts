@@ -444,7 +444,8 @@ export class InferController {
         slot.stopReason ??= 'lost_authority';
         return { slot, outcome: 'stopped', inputs: [] };
       }
-      slot.appended = Math.max(slot.cursor, got.appended);
+      // a hint that came while the batch was in flight may name more than the log held when it ran
+      slot.appended = Math.max(slot.appended, slot.cursor, got.appended);
       if (got.outcome === 'noinput') return { slot, outcome: 'no_input', inputs: [] };
       slot.cursor = got.inputs[got.inputs.length - 1]!.seq;
       inputsReleased.inc({ worker: this.worker }, got.inputs.length);

@@ -148,6 +148,7 @@ export async function runBenchOverload(options: OverloadOptions, progress: Progr
       inputsLost: unreleased,
       sessionsNotSettled: lagging,
       violations: history.violations.length,
+      firstViolations: history.violations.slice(0, 5),
       seconds: r1((performance.now() - started) / 1000),
     };
   } finally {

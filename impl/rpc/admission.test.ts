@@ -1,13 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { Admission } from './admission.js';
+import { Admission, type AdmissionOptions } from './admission.js';
 
-/** Runs `calls` calls one after the other, each taking `ms`; returns the limit after them. */
-function settle(a: Admission, calls: number, ms: number): number {
-  for (let i = 0; i < calls; i++) {
+/** An admission on a clock the test moves: `interval(latencies)` runs one interval of calls that took them. */
+function clocked(o: AdmissionOptions) {
+  let now = 0;
+  const a = new Admission({ intervalMs: 100, ...o, now: () => now });
+  const interval = (latencies: number[]) => {
+    for (const ms of latencies) {
+      expect(a.tryAcquire()).toBe(true);
+      a.done(ms);
+    }
+    now += 100;
     expect(a.tryAcquire()).toBe(true);
-    a.done(ms);
-  }
-  return a.limit;
+    a.done(latencies[0] ?? 1);
+  };
+  return { a, interval };
 }
 
 describe('Admission', () => {
@@ -22,25 +29,24 @@ describe('Admission', () => {
     expect(a.refused).toBe(2);
   });
 
-  it('grows while latency holds, shrinks while calls take much longer than usual, and grows back', () => {
-    const a = new Admission({ initial: 300, min: 256, max: 4096 });
-    const steady = settle(a, 2000, 2);
-    expect(steady).toBe(4096);
-    // calls three times slower than usual: past the tolerance, the limit comes down to its floor
-    const slowed = settle(a, 300, 20);
-    expect(slowed).toBeLessThan(steady / 2);
-    // latency back to usual: the limit climbs again
-    expect(settle(a, 3000, 2)).toBe(4096);
+  it('shrinks while even the fastest call waits past the target (a standing queue), and grows back', () => {
+    const { a, interval } = clocked({ initial: 1000, min: 32, max: 4000, targetMs: 5 });
+    interval([1, 40, 2]);
+    expect(a.limit).toBe(1031);
+    for (let i = 0; i < 10; i++) interval([30, 60, 45]);
+    expect(a.limit).toBeLessThan(400);
+    for (let i = 0; i < 60; i++) interval([20]);
+    expect(a.limit).toBe(32);
+    for (let i = 0; i < 150; i++) interval([1, 200]);
+    expect(a.limit).toBe(4000);
   });
 
-  it('hints a retry after about twice the recent latency, within its bounds', () => {
-    const a = new Admission({ minRetryAfterMs: 5, maxRetryAfterMs: 100 });
-    settle(a, 100, 10);
-    expect(a.retryAfterMs()).toBe(20);
-    settle(a, 200, 500);
+  it('hints a retry after about twice the standing queue, within its bounds', () => {
+    const { a, interval } = clocked({ minRetryAfterMs: 5, maxRetryAfterMs: 100 });
+    expect(a.retryAfterMs()).toBe(5);
+    interval([12, 30]);
+    expect(a.retryAfterMs()).toBe(24);
+    interval([400]);
     expect(a.retryAfterMs()).toBe(100);
-    const quick = new Admission({ minRetryAfterMs: 5 });
-    settle(quick, 50, 0.1);
-    expect(quick.retryAfterMs()).toBe(5);
   });
 });

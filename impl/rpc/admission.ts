@@ -1,46 +1,53 @@
 /**
  * Bounded admission: a server runs at most `limit` calls at once and refuses the rest at once
  * (RESOURCE_EXHAUSTED, with a retry-after hint), so overload is turned away in microseconds instead of
- * queueing until calls are seconds old. The limit adapts to latency as Netflix's concurrency-limits
- * Gradient2 does: TOLERANCE × the long-run average latency over the recent one is the gradient (at most
- * 1); the limit follows limit × gradient + headroom, so it shrinks while calls take more than TOLERANCE
- * times their usual latency (work queues inside the process or in Redis) and grows back while they do not.
+ * queueing until calls are seconds old. The limit adapts to a standing queue, in the spirit of Envoy's
+ * adaptive concurrency and of CoDel: over each interval the fastest call's latency is the work's own cost
+ * plus the queue every call waited in; while that minimum is above `targetMs` the queue stands, and the
+ * limit shrinks by a tenth each interval; otherwise it grows by its square root. Noise (a GC pause, a
+ * large batch) moves the slow calls, not the fastest, so it does not shrink the limit.
  */
 export interface AdmissionOptions {
   /** The limit it starts at. */
   initial?: number;
   min?: number;
   max?: number;
+  /** The fastest call of an interval above this: a standing queue, ms. */
+  targetMs?: number;
+  /** How often the limit moves, ms. */
+  intervalMs?: number;
   /** Calls a refusal's hint says to wait for, at least and at most, ms. */
   minRetryAfterMs?: number;
   maxRetryAfterMs?: number;
+  now?: () => number;
 }
-
-/** Recent-latency smoothing (short) and long-run smoothing (long), as weights of one new sample. */
-const SHORT = 0.1;
-const LONG = 1 / 600;
-/** How fast the limit moves toward its new value. */
-const SMOOTHING = 0.2;
-/** How much slower than usual calls may be before the limit shrinks: batching and GC make latency noisy. */
-const TOLERANCE = 2;
 
 export class Admission {
   private inFlight = 0;
   private current: number;
   private readonly min: number;
   private readonly max: number;
+  private readonly targetMs: number;
+  private readonly intervalMs: number;
   private readonly minRetryAfterMs: number;
   private readonly maxRetryAfterMs: number;
-  private shortMs = 0;
-  private longMs = 0;
+  private readonly now: () => number;
+  private intervalEnds: number;
+  private intervalMin = Infinity;
+  /** The last interval's fastest call, ms. */
+  private lastMinMs = 0;
   private refusedTotal = 0;
 
   constructor(o: AdmissionOptions = {}) {
-    this.min = o.min ?? 256;
+    this.min = o.min ?? 32;
     this.max = o.max ?? 8192;
-    this.current = o.initial ?? 2048;
+    this.current = o.initial ?? 1024;
+    this.targetMs = o.targetMs ?? 5;
+    this.intervalMs = o.intervalMs ?? 100;
     this.minRetryAfterMs = o.minRetryAfterMs ?? 5;
     this.maxRetryAfterMs = o.maxRetryAfterMs ?? 1000;
+    this.now = o.now ?? (() => performance.now());
+    this.intervalEnds = this.now() + this.intervalMs;
   }
 
   /** The limit now. */
@@ -66,22 +73,23 @@ export class Admission {
     return true;
   }
 
-  /** Gives the slot back with how long its call took, which moves the limit. */
+  /** Gives the slot back with how long its call took; at the end of an interval the limit moves. */
   done(latencyMs: number): void {
     this.inFlight--;
-    const sample = Math.max(latencyMs, 0.01);
-    if (this.longMs === 0) this.shortMs = this.longMs = sample;
-    this.shortMs += (sample - this.shortMs) * SHORT;
-    this.longMs += (sample - this.longMs) * LONG;
-    // after a long overload the long-run average has drifted up: let it come down with the recent one
-    if (this.longMs > 2 * this.shortMs) this.longMs *= 0.95;
-    const gradient = Math.max(0.5, Math.min(1, (TOLERANCE * this.longMs) / this.shortMs));
-    const target = this.current * gradient + Math.sqrt(this.current);
-    this.current = Math.min(this.max, Math.max(this.min, this.current + (target - this.current) * SMOOTHING));
+    this.intervalMin = Math.min(this.intervalMin, latencyMs);
+    const now = this.now();
+    if (now < this.intervalEnds) return;
+    this.lastMinMs = this.intervalMin;
+    this.current =
+      this.intervalMin > this.targetMs
+        ? Math.max(this.min, this.current * 0.9)
+        : Math.min(this.max, this.current + Math.sqrt(this.current));
+    this.intervalMin = Infinity;
+    this.intervalEnds = now + this.intervalMs;
   }
 
-  /** What a refusal tells the client to wait before it retries: about one recent call's latency. */
+  /** What a refusal tells the client to wait before it retries: about twice the standing queue. */
   retryAfterMs(): number {
-    return Math.round(Math.min(this.maxRetryAfterMs, Math.max(this.minRetryAfterMs, 2 * this.shortMs)));
+    return Math.round(Math.min(this.maxRetryAfterMs, Math.max(this.minRetryAfterMs, 2 * this.lastMinMs)));
   }
 }
