@@ -125,7 +125,12 @@ const Overload = z.object({
     refusalLatency: z.object({ p99Ms: z.number() }).passthrough(),
   }),
   recovery: z
-    .object({ offeredPerS: z.number(), secondsUntilP99UnderTarget: z.number().nullable() })
+    .object({
+      offeredPerS: z.number(),
+      latency: z.object({ p99Ms: z.number() }).passthrough(),
+      secondsUntilP99UnderTarget: z.number().nullable(),
+      secondsOverTargetAfter: z.array(z.tuple([z.number(), z.number()])),
+    })
     .passthrough(),
   leasesLapsed: z.number(),
   inputsLost: z.number(),
@@ -204,8 +209,9 @@ ${rows.join('\n')}
     parts.push(`\`./scripts/bench-overload --sessions ${overload.system.sessions} --knee ${overload.system.knee} --ingress ${overload.system.ingress}\` (${overload.date}):
 ${int(o.offeredPerS)} PushText/s for ${o.seconds} s, then ${int(overload.recovery.offeredPerS)}/s. During the overload ${int(o.admittedPerS)}/s were admitted (P99
 ${ms(o.admitted.p99Ms)} ms) and ${int(o.refused)} refused (answered in P99 ${ms(o.refusalLatency.p99Ms)} ms); leases of live workers lapsed: ${overload.leasesLapsed};
-inputs lost: ${overload.inputsLost}; history violations: ${overload.violations}; each second's P99 back under the target
-${back === null ? 'not within the run' : `${back} s after the overload ended`}.
+inputs lost: ${overload.inputsLost}; history violations: ${overload.violations}. A second's P99 first back under the target
+${back === null ? 'not within the run' : `${back} s after the overload ended`} (later seconds over it again: ${overload.recovery.secondsOverTargetAfter.length}; P99
+after the overload ${ms(overload.recovery.latency.p99Ms)} ms).
 `);
   }
   return parts.length === 0 ? '' : `\n## Throughput: the knee and overload\n\n${parts.join('\n')}`;
