@@ -17,7 +17,7 @@
  *   Undrain(w)             DispatchCore.undrainWorker                 (undrain)
  *   PushText(s, r)         DispatchCore.pushText, request id `r<r>`   (appendInput)
  *   Claim(w, s, e)         the (s, e) entries taken from inbox[w]: InferController.takeWork of w's work
- *                          stream entries of it (claimStep), or else startRuntime (the StartRuntime RPC)
+ *                          stream entries of it (claimStep), or else startRuntime (a delivery of the assignment again)
  *   Reconstruct(w, s, e)   InferController.reconstructStep            (readRelease, open, restore)
  *   ReleaseInput(w, s, e)  InferController.releaseStep                (releaseBatch of one, process, publish)
  *   ReleaseBatch(w, B)     InferController.batchStep of B's (s, e)    (releaseBatch, process, publish)
@@ -29,13 +29,13 @@
  *                          (InferController.heartbeat; steps.renewLease for a crashed worker's lease)
  *   Register(w)            crashed: a new controller's start (registerWorker); up: its heartbeat, refused,
  *                          stops every runtime and registers again (the production relapse)
- *   Redeliver(w, s, e)     a StartRuntime of (s, e) to w in flight: an entry of inbox[w]
+ *   Redeliver(w, s, e)     a second delivery of (s, e) to w in flight: an entry of inbox[w]
  *
  *   variable     read back from
  *   gen          readGen                       log        the log's request ids r<n> as n
  *   released     readRelease                   tokens     readWorker's tokens
  *   lease        readWorker's live at the clock inbox      w's work stream's assignments not taken,
- *   draining     readWorker's draining                     and StartRuntimes in flight
+ *   draining     readWorker's draining                     and second deliveries in flight
  *   replica      the store as it was at the start (StoreMode "single": no replica is modelled)
  *   up           whether w has a controller    rt         InferController.runtimeTable
  *   dop          the replica's plan            sent       readAudit's commits
@@ -149,7 +149,7 @@ export class Adapter {
   private readonly dispatch = new Map<string, { core: DispatchCore; plan: Plan | undefined }>();
   /** Per worker: ids of work stream entries taken (by Claim), since its last registration. */
   private readonly taken = new Map<string, Set<string>>();
-  /** Per worker: StartRuntimes in flight, as "s|e". */
+  /** Per worker: second deliveries in flight, as "s|e". */
   private readonly pending = new Map<string, Set<string>>();
   /** Per worker: frames published and not yet at the sink. */
   private readonly inFlight = new Map<string, MediaFrame[]>();
@@ -255,7 +255,7 @@ export class Adapter {
       }
       case 'Claim': {
         const taken = this.takeFromInbox(w, s, e, streams?.get(w) ?? (await this.readStream(w)));
-        // the production paths: the work stream's entries, or else the StartRuntime RPC
+        // the production path, the work stream's entries, or else a delivery again (startRuntime)
         if (taken.length > 0) await this.controller(w).takeWork(taken);
         else await this.controller(w).startRuntime(s, e);
         return;
@@ -642,7 +642,7 @@ export class Adapter {
     return this.store.redis.xrange(cellKeys(this.cell).stream(w), '-', '+');
   }
 
-  /** inbox[w]: the stream's assignments not taken since the last registration, and StartRuntimes in flight. */
+  /** inbox[w]: the stream's assignments not taken since the last registration, and second deliveries in flight. */
   private inbox(w: string, rows: [string, string[]][]): [string, number][] {
     const taken = this.takenOf(w);
     return [
@@ -654,7 +654,7 @@ export class Adapter {
   }
 
   /**
-   * Claim takes (s, e) out of inbox[w]: every stream entry of it (returned, as read), and a StartRuntime of
+   * Claim takes (s, e) out of inbox[w]: every stream entry of it (returned, as read), and a second delivery of
    * it in flight.
    */
   private takeFromInbox(w: string, s: string, e: number, rows: [string, string[]][]): [string, string[]][] {

@@ -3,7 +3,8 @@
  * "Roles"). Each action of a worker in spec/DHSched.tla is one public method, the step; the loops that run
  * in production (work stream, runtime loops, sweep, heartbeat) only decide when to take them:
  *   Register(w)            `start`, and again after a lost lease once every runtime has stopped
- *   Claim(w, s, e)         `claimStep`: an assignment from the work stream or StartRuntime; a runtime starts
+ *   Claim(w, s, e)         `claimStep`: an assignment from the work stream (`startRuntime`, which the
+ *                          conformance adapter also calls for Redeliver: an assignment delivered again); a runtime starts
  *                          (phase new) if claimed, nothing if stale
  *   Reconstruct(w, s, e)   `reconstructStep`: the new runtime restores the log up to the store's release
  *                          cursor (phase ready)
@@ -207,7 +208,7 @@ class RuntimeSlot {
   runtime: SessionRuntime | undefined;
   /** The last seq released by this generation; after reconstruction, the store's release cursor. */
   cursor = 0;
-  /** The highest seq known to be appended (stream entries, Deliver, the log length a release returns). */
+  /** The highest seq known to be appended (stream entries, the log length a release returns). */
   appended = 0;
   /** Ask the store even without a hint: when a wait for a hint times out. */
   probe = false;
@@ -250,7 +251,7 @@ export class InferController {
   private readonly runtimes = new Map<string, RuntimeSlot>();
   /** The same slots by session: deliveries and revalidations find a session's runtimes without a scan. */
   private readonly bySession = new Map<string, RuntimeSlot[]>();
-  /** Claims in flight, by token: a second StartRuntime or stream entry waits for the first. */
+  /** Claims in flight, by token: a second delivery of an assignment waits for the first. */
   private readonly starting = new Map<string, Promise<RuntimeReply>>();
   private readonly closing = new AbortController();
   private blocking: RedisClient | undefined;
@@ -314,7 +315,7 @@ export class InferController {
     await this.stopAll('shutdown');
   }
 
-  /** Claim(w, s, e) and start its runtime: the stream's assignments and StartRuntime. Idempotent. */
+  /** Claim(w, s, e) and start its runtime: the stream's assignments (and Redeliver's). Idempotent. */
   startRuntime(session: string, epoch: number): Promise<RuntimeReply> {
     const key = tokenOf(session, epoch);
     const slot = this.runtimes.get(key);
@@ -620,7 +621,7 @@ export class InferController {
       .sort((a, b) => (a.s < b.s ? -1 : a.s > b.s ? 1 : a.e - b.e));
   }
 
-  /** Input seq of the session was appended (stream entry or Deliver): its runtimes ask the store now. */
+  /** Input seq of the session was appended (a stream entry): its runtimes ask the store now. */
   deliver(session: string, seq: number): RuntimeReply {
     let newest: RuntimeSlot | undefined;
     for (const slot of this.slotsOf(session)) {

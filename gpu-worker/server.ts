@@ -1,8 +1,7 @@
 /**
  * The Worker service of proto/dhsched.proto over an Infer-Controller. Every call is a hint: the controller
  * acts only on what the store confirms. Requests are validated (a malformed one is INVALID_ARGUMENT); a
- * cell other than the worker's is NOT_FOUND; StartRuntime and Deliver while the worker is not serving
- * (registering again, stopping) are UNAVAILABLE.
+ * cell other than the worker's is NOT_FOUND.
  */
 import * as grpc from '@grpc/grpc-js';
 import type { Logger } from 'pino';
@@ -10,11 +9,10 @@ import { z } from 'zod';
 import { RpcError } from '../impl/rpc/errors.js';
 import type { WorkerMethods } from '../impl/rpc/proto.js';
 import { unaryService } from '../impl/rpc/server.js';
-import { Epoch, Id, Seq } from '../impl/store/schema.js';
+import { Epoch, Id } from '../impl/store/schema.js';
 import type { InferController } from './controller.js';
 
 const AssignmentRequest = z.object({ cell: Id, session: Id, epoch: Epoch });
-const DeliverRequest = z.object({ cell: Id, session: Id, seq: Seq });
 
 export function workerService(controller: InferController, log: Logger): grpc.UntypedServiceImplementation {
   const inCell = <R extends { cell: string }>(request: R): R => {
@@ -26,24 +24,14 @@ export function workerService(controller: InferController, log: Logger): grpc.Un
     }
     return request;
   };
-  const serving = <R extends { cell: string }>(request: R): R => {
-    if (controller.state !== 'serving') {
-      throw new RpcError(grpc.status.UNAVAILABLE, `worker ${controller.worker} is ${controller.state}`);
-    }
-    return inCell(request);
-  };
   return unaryService<WorkerMethods>(
     'Worker',
     {
-      startRuntime: AssignmentRequest,
-      deliver: DeliverRequest,
       revoke: AssignmentRequest,
       stop: AssignmentRequest,
       health: z.object({}),
     },
     {
-      startRuntime: async (r) => controller.startRuntime(serving(r).session, r.epoch),
-      deliver: async (r) => controller.deliver(serving(r).session, r.seq),
       revoke: async (r) => controller.revoke(inCell(r).session, r.epoch),
       stop: async (r) => controller.stopRuntime(inCell(r).session, r.epoch),
       health: async () => controller.snapshot(),

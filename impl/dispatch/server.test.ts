@@ -349,10 +349,8 @@ describe('the Dispatch service', () => {
       services().Worker.service,
       unaryService<Omit<WorkerMethods, 'health'>>(
         'Worker',
-        { startRuntime: any, deliver: any, revoke: any, stop: any },
+        { revoke: any, stop: any },
         {
-          startRuntime: record('startRuntime'),
-          deliver: record('deliver'),
           revoke: record('revoke'),
           stop: record('stop'),
         },

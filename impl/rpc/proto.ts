@@ -143,11 +143,6 @@ export interface Assignment {
   session: string;
   epoch: number;
 }
-export interface DeliverRequest {
-  cell: string;
-  session: string;
-  seq: number;
-}
 export type RuntimeState = 'running' | 'stopping' | 'stopped' | 'stale' | 'absent';
 export interface RuntimeReply {
   state: RuntimeState;
@@ -214,8 +209,6 @@ export type DispatchMethods = {
   listWorkers: [ListWorkersRequest, ListWorkersReply];
 };
 export type WorkerMethods = {
-  startRuntime: [Assignment, RuntimeReply];
-  deliver: [DeliverRequest, RuntimeReply];
   revoke: [Assignment, RuntimeReply];
   stop: [Assignment, RuntimeReply];
   health: [HealthRequest, HealthReply];
