@@ -5,29 +5,29 @@
  * knee is the highest step with P99 ≤ 16.5 ms and nothing refused. Writes bench/knee.json; the last line
  * printed is the same JSON object.
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import { Option } from 'commander';
-import { z } from 'zod';
 import { KneeOptions, runBenchKnee } from '../harness/bench-knee/run.js';
 import {
   checked,
   fileName,
-  integer,
   listOf,
   option,
   positiveNumber,
   program as cliProgram,
   runScript,
 } from '../impl/cli/flags.js';
-
-const positive = integer(1);
-const ingress = { words: 'stream or unary', schema: z.enum(['stream', 'unary']) };
-const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+import {
+  ingress,
+  logLevelOption,
+  positive,
+  systemOptions,
+  useLogLevel,
+  writeResult,
+} from './lib/bench-cli.js';
 
 async function main(): Promise<number> {
-  const cli = cliProgram('bench-knee', 'Offered-load sweep of PushText: the knee of each ingress')
-    .addOption(option('--sessions <n>', 'live sessions', positive).default(10_000))
+  const cli = systemOptions(
+    cliProgram('bench-knee', 'Offered-load sweep of PushText: the knee of each ingress'),
+  )
     .addOption(
       option(
         '--rates <list>',
@@ -43,34 +43,22 @@ async function main(): Promise<number> {
       ).default(['stream', 'unary'], 'stream,unary'),
     )
     .addOption(option('--step-seconds <s>', 'length of each step', positiveNumber).default(10))
-    .addOption(option('--workers <n>', 'worker processes', positive).default(4))
-    .addOption(option('--dispatchers <n>', 'Dispatch replicas', positive).default(2))
-    .addOption(
-      option('--create-rate <n>', 'CreateLive calls per second while growing', positive).default(2000),
-    )
     .addOption(
       option('--target-p99-ms <ms>', 'a step passes with P99 at most this', positiveNumber).default(16.5),
     )
     .option('--all-steps', 'run every step, even past an ingress’s first failing one', false)
     .addOption(option('--out <file>', 'results file', fileName).default('bench/knee.json'))
-    .addOption(
-      new Option('--log-level <level>', 'the processes’ log level ($DHSCHED_LOG_LEVEL)')
-        .choices(LOG_LEVELS)
-        .default('warn'),
-    );
+    .addOption(logLevelOption());
   const { allSteps, logLevel, out, ...rest } = cli.parse().opts<{
     allSteps: boolean;
     logLevel: string;
     out: string;
     [flag: string]: unknown;
   }>();
-  process.env['DHSCHED_LOG_LEVEL'] = logLevel;
+  useLogLevel(logLevel);
   const options = checked(KneeOptions, { ...rest, stopAtFailure: !allSteps });
   const result = await runBenchKnee(options, (line) => console.log(line));
-  fs.mkdirSync(path.dirname(out), { recursive: true });
-  const json = JSON.stringify(result);
-  fs.writeFileSync(out, `${json}\n`);
-  console.log(json);
+  writeResult(out, result);
   return 0;
 }
 

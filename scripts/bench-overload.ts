@@ -4,28 +4,28 @@
  * live workers, inputs lost, and the seconds until each second's P99 is back under 16.5 ms. Writes
  * bench/overload.json; the last line printed is the same JSON object.
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import { Option } from 'commander';
-import { z } from 'zod';
 import { OverloadOptions, runBenchOverload } from '../harness/bench-overload/run.js';
 import {
   checked,
   fileName,
-  integer,
   option,
   positiveNumber,
   program as cliProgram,
   runScript,
 } from '../impl/cli/flags.js';
-
-const positive = integer(1);
-const ingress = { words: 'stream or unary', schema: z.enum(['stream', 'unary']) };
-const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+import {
+  ingress,
+  logLevelOption,
+  positive,
+  systemOptions,
+  useLogLevel,
+  writeResult,
+} from './lib/bench-cli.js';
 
 async function main(): Promise<number> {
-  const cli = cliProgram('bench-overload', 'PushText at 3× the knee, then at half of it: overload control')
-    .addOption(option('--sessions <n>', 'live sessions', positive).default(10_000))
+  const cli = systemOptions(
+    cliProgram('bench-overload', 'PushText at 3× the knee, then at half of it: overload control'),
+  )
     .addOption(
       option(
         '--knee <n>',
@@ -38,26 +38,14 @@ async function main(): Promise<number> {
     .addOption(
       option('--recovery-seconds <s>', 'how long the load after it lasts', positiveNumber).default(60),
     )
-    .addOption(option('--workers <n>', 'worker processes', positive).default(4))
-    .addOption(option('--dispatchers <n>', 'Dispatch replicas', positive).default(2))
-    .addOption(
-      option('--create-rate <n>', 'CreateLive calls per second while growing', positive).default(2000),
-    )
     .addOption(option('--out <file>', 'results file', fileName).default('bench/overload.json'))
-    .addOption(
-      new Option('--log-level <level>', 'the processes’ log level ($DHSCHED_LOG_LEVEL)')
-        .choices(LOG_LEVELS)
-        .default('warn'),
-    );
+    .addOption(logLevelOption());
   const { logLevel, out, ...rest } = cli
     .parse()
     .opts<{ logLevel: string; out: string; [flag: string]: unknown }>();
-  process.env['DHSCHED_LOG_LEVEL'] = logLevel;
+  useLogLevel(logLevel);
   const result = await runBenchOverload(checked(OverloadOptions, rest), (line) => console.log(line));
-  fs.mkdirSync(path.dirname(out), { recursive: true });
-  const json = JSON.stringify(result);
-  fs.writeFileSync(out, `${json}\n`);
-  console.log(json);
+  writeResult(out, result);
   return 0;
 }
 

@@ -5,9 +5,6 @@
  * first; the last line is the result as one JSON object, also written to bench/scale.json.
  * Usage: node dist/scripts/bench-scale.js --sessions 1000,10000,50000,100000 [options]
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import { Option } from 'commander';
 import { z } from 'zod';
 import { DEFAULT_VARIANTS, ScaleOptions, type Variant, runBenchScale } from '../harness/bench-scale/run.js';
 import {
@@ -21,6 +18,7 @@ import {
   program as cliProgram,
   runScript,
 } from '../impl/cli/flags.js';
+import { logLevelOption, useLogLevel, writeResult } from './lib/bench-cli.js';
 
 const VARIANTS: Record<string, Variant> = Object.fromEntries(DEFAULT_VARIANTS.map((v) => [v.name, v]));
 const NAMES = Object.keys(VARIANTS) as [string, ...string[]];
@@ -33,7 +31,6 @@ const variant = z
   .string()
   .transform((p) => p.replace(/_/g, '-'))
   .pipe(z.enum(NAMES));
-const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
 
 /** Each flag: its spelling, what it means, what it takes, its default. */
 const OPTIONS: [flags: string, description: string, kind: Kind<unknown>, fallback?: unknown][] = [
@@ -77,7 +74,7 @@ const OPTIONS: [flags: string, description: string, kind: Kind<unknown>, fallbac
 
 interface Flags {
   protocols: string[];
-  logLevel: (typeof LOG_LEVELS)[number];
+  logLevel: string;
   out: string;
   [flag: string]: unknown;
 }
@@ -96,19 +93,12 @@ async function main(): Promise<number> {
     );
   cli
     .option('--trace', 'trace every step of the main system (audit alone is on by default)', false)
-    .addOption(
-      new Option('--log-level <level>', 'the processes’ log level ($DHSCHED_LOG_LEVEL)')
-        .choices(LOG_LEVELS)
-        .default('warn'),
-    );
+    .addOption(logLevelOption());
   const { protocols, logLevel, out, ...rest } = cli.parse().opts<Flags>();
-  process.env['DHSCHED_LOG_LEVEL'] = logLevel;
+  useLogLevel(logLevel);
   const options = checked(ScaleOptions, { ...rest, variants: protocols.map((p) => VARIANTS[p]!) });
   const result = await runBenchScale(options, (line) => console.log(line));
-  fs.mkdirSync(path.dirname(out), { recursive: true });
-  const json = JSON.stringify(result);
-  fs.writeFileSync(out, `${json}\n`);
-  console.log(json);
+  writeResult(out, result);
   return 0;
 }
 

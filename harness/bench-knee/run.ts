@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { Latencies } from '../bench-scale/latency.js';
 import { type Delta, delta, perRequest } from '../bench-scale/probes.js';
 import { PAPER } from '../bench-scale/run.js';
-import { BenchSystem, type Ingress, type SystemSettings } from '../bench-scale/system.js';
+import { BenchSystem, type Ingress, loadBenchSettings } from '../bench-scale/system.js';
 
 const positive = (max: number) => z.number().int().min(1).max(max);
 
@@ -37,8 +37,6 @@ export const KneeOptions = z.object({
   targetP99Ms: z.number().positive().default(PAPER.paperPushTextP99Ms),
   /** Past an ingress's first failing step, its higher rates are skipped (they only overload). */
   stopAtFailure: z.boolean().default(true),
-  sweepMs: positive(3_600_000).default(10_000),
-  pollMs: positive(86_400_000).default(600_000),
   leaseTtlMs: positive(3_600_000).default(10_000),
   heartbeatMs: positive(3_600_000).default(2000),
   settleSeconds: z.number().positive().default(60),
@@ -108,19 +106,7 @@ export type KneeStep = Awaited<ReturnType<typeof step>>;
 /** Runs the sweep; returns the result object scripts/bench-knee.ts prints and writes. */
 export async function runBenchKnee(options: KneeOptions, progress: Progress = () => {}) {
   const o = KneeOptions.parse(options);
-  const settings: SystemSettings = {
-    protocol: 'dhsched',
-    audit: true,
-    trace: false,
-    workers: o.workers,
-    dispatchers: o.dispatchers,
-    capacity: Math.max(1, Math.ceil((o.sessions * 1.5) / o.workers)),
-    leaseTtlMs: o.leaseTtlMs,
-    heartbeatMs: o.heartbeatMs,
-    sweepMs: o.sweepMs,
-    pollMs: o.pollMs,
-    refreshMs: 200,
-  };
+  const settings = loadBenchSettings(o);
   const started = performance.now();
   const bench = await BenchSystem.launch(settings);
   const steps: KneeStep[] = [];

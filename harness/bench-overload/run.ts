@@ -14,7 +14,7 @@ import { readLoadView } from '../../impl/store/steps.js';
 import { checkHistory } from '../history.js';
 import { Latencies } from '../bench-scale/latency.js';
 import { PAPER } from '../bench-scale/run.js';
-import { BenchSystem, CELL, type Ingress, type SystemSettings } from '../bench-scale/system.js';
+import { BenchSystem, CELL, type Ingress, loadBenchSettings } from '../bench-scale/system.js';
 
 const positive = (max: number) => z.number().int().min(1).max(max);
 
@@ -63,19 +63,7 @@ class PerSecond {
 /** Runs the overload and the recovery; returns the result object scripts/bench-overload.ts prints. */
 export async function runBenchOverload(options: OverloadOptions, progress: Progress = () => {}) {
   const o = OverloadOptions.parse(options);
-  const settings: SystemSettings = {
-    protocol: 'dhsched',
-    audit: true,
-    trace: false,
-    workers: o.workers,
-    dispatchers: o.dispatchers,
-    capacity: Math.max(1, Math.ceil((o.sessions * 1.5) / o.workers)),
-    leaseTtlMs: o.leaseTtlMs,
-    heartbeatMs: o.heartbeatMs,
-    sweepMs: 10_000,
-    pollMs: 600_000,
-    refreshMs: 200,
-  };
+  const settings = loadBenchSettings(o);
   const ingress: Ingress = o.ingress;
   const started = performance.now();
   const bench = await BenchSystem.launch(settings);

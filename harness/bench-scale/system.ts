@@ -61,6 +61,32 @@ const CREATE_RETRY_MS = 30_000;
 /** How the bench sends PushText: unary calls, or PushTextStream. */
 export type Ingress = 'unary' | 'stream';
 
+/**
+ * The system a load benchmark (bench-knee, bench-overload) runs: DHSched with its audit on, room for the
+ * sessions on 2/3 of the workers, no runtime poll (hints only), a sweep tick every 10 s.
+ */
+export function loadBenchSettings(o: {
+  sessions: number;
+  workers: number;
+  dispatchers: number;
+  leaseTtlMs: number;
+  heartbeatMs: number;
+}): SystemSettings {
+  return {
+    protocol: 'dhsched',
+    audit: true,
+    trace: false,
+    workers: o.workers,
+    dispatchers: o.dispatchers,
+    capacity: Math.max(1, Math.ceil((o.sessions * 1.5) / o.workers)),
+    leaseTtlMs: o.leaseTtlMs,
+    heartbeatMs: o.heartbeatMs,
+    sweepMs: 10_000,
+    pollMs: 600_000,
+    refreshMs: 200,
+  };
+}
+
 export class BenchSystem {
   /** Sessions s0 .. s(created - 1) exist. */
   created = 0;
