@@ -230,6 +230,32 @@ describe('the validator', () => {
     await acceptedWhole(cell);
   });
 
+  it('accepts one append batch of several sessions (a run of PushText steps), and their releases', async () => {
+    const { cell, c, T0 } = await tracedCell();
+    const info: RunInfo = { sessions: ['s1', 's2'], workers: ['w1', 'w2'], capacity: 2 };
+    await c.create('s1', 'w1', T0);
+    await c.create('s2', 'w2', T0);
+    const push = (session: string, requestId: string) => ({
+      session,
+      requestId,
+      text: `${session} ${requestId}`,
+    });
+    const batch = [push('s1', 'r1'), push('s2', 'r1'), push('s1', 'r2'), push('s1', 'r1')];
+    const got = await steps.appendBatch(f.store, { cell, inputs: batch });
+    expect(got.map((r) => (r.ok ? r.seq : r.code))).toEqual([1, 1, 2, 1]);
+    await c.claim('w1', 's1', 1);
+    await steps.readRelease(f.store, { cell, session: 's1', tracedAs: { worker: 'w1', epoch: 1 } });
+    await c.release('w1', 's1', 1, 1);
+    await c.release('w1', 's1', 1, 2);
+    const recorded = await acceptedWhole(cell, info);
+    expect(recorded.filter((e) => e.kind === 'append').map((e) => `${e.session} ${e.requestId}`)).toEqual([
+      's1 r1',
+      's2 r1',
+      's1 r2',
+      's1 r1',
+    ]);
+  });
+
   it('accepts a drain undone, and a placement on that worker after it; rejects one before it', async () => {
     const { cell, c, T0 } = await tracedCell();
     await c.drain('w2');
