@@ -224,7 +224,7 @@ export interface RetryOptions {
 }
 
 /** The retry-after hint an error carries (a refused push, or a unary call's trailer), ms; 0: none. */
-export function retryAfterOf(err: unknown): number {
+function retryAfterOf(err: unknown): number {
   if (err instanceof PushRefused) return err.retryAfterMs;
   const value = (err as { metadata?: grpc.Metadata } | null)?.metadata?.get(RETRY_AFTER)[0];
   const ms = Number(value);
