@@ -280,11 +280,18 @@ export class Adapter {
       case 'Teardown':
         await this.controller(w).teardownStep(s, e);
         return;
-      case 'Emit':
-        if (!this.controller(w).emitStep(s, e))
-          throw new StepRefused(`runtime ${s}/${e} on ${w} is not ready`);
+      case 'Emit': {
+        const controller = this.controller(w);
+        if (!controller.emitStep(s, e)) throw new StepRefused(`runtime ${s}/${e} on ${w} is not ready`);
+        // the frame a ready runtime shows now is the state after its cursor's input (rt[w]'s cur)
+        const shows = this.inFlight.get(w)!.at(-1)!.seq;
+        const cur = controller.runtimeTable().find((r) => r.s === s && r.e === e)!.cur;
+        if (shows !== cur) {
+          throw new StepRefused(`runtime ${s}/${e} on ${w} shows input ${shows}, its cursor is ${cur}`);
+        }
         await this.deliverFrames(w, s, e);
         return;
+      }
       case 'Crash':
         this.controller(w);
         this.controllers.delete(w);
