@@ -1,8 +1,9 @@
 /**
  * Natural batching: a request made while a batch is in flight waits for the next batch, which takes every
  * request waiting by then (at most `maxItems`; with `keyOf`, one per key: a session's runtimes never share
- * a release batch); an idle batcher sends a request at once. So batches grow with load and cost nothing
- * when there is none. A request whose deadline passes while it waits is answered `Expired` and never runs.
+ * a release batch); an idle batcher sends what one turn of the event loop asked for at the end of that
+ * turn (setImmediate), so a burst taken in one turn goes as one batch. So batches grow with load and cost
+ * nothing when there is none. A request whose deadline passes while it waits is answered `Expired` and never runs.
  */
 export interface BatcherOptions<T> {
   maxItems: number;
@@ -44,16 +45,6 @@ export class Batcher<T, R> {
     return !this.running && this.queue.length === 0;
   }
 
-  /** Requests waiting for a batch. */
-  get waiting(): number {
-    return this.queue.length;
-  }
-
-  /** How long the oldest waiting request has waited, ms (0: none waits). */
-  oldestWaitMs(): number {
-    return this.queue.length === 0 ? 0 : this.now() - this.queue[0]!.since;
-  }
-
   /**
    * Resolves with the item's result once its batch has run; rejects if the batch failed, or with `Expired`
    * if `deadline` (ms since the epoch) passed before a batch took it.
@@ -61,12 +52,14 @@ export class Batcher<T, R> {
   submit(item: T, deadline = Infinity): Promise<R> {
     return new Promise((resolve, reject) => {
       this.queue.push({ item, deadline, since: this.now(), resolve, reject });
-      if (!this.running) void this.pump();
+      if (!this.running) {
+        this.running = true;
+        setImmediate(() => void this.pump());
+      }
     });
   }
 
   private async pump(): Promise<void> {
-    this.running = true;
     while (this.queue.length > 0) {
       const batch = this.take();
       if (batch.length === 0) continue;
