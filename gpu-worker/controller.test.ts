@@ -149,7 +149,20 @@ describe('moves and fencing', () => {
     await Promise.all([a.controller.start(), b.controller.start()]);
     await c.create('s1', 'w1', now());
     await waitFor(() => a.claimed.length === 1, 'w1 claims');
-    await c.move('s1', ['w1', 1], 'w2', now());
+    // the move's superseded entry on w1's stream is trimmed with it: only the Revoke tells w1
+    const m = f.redis.multi();
+    queueCall(
+      m,
+      steps.admitCommit.build({
+        cell: f.cell,
+        session: 's1',
+        target: 'w2',
+        expected: { worker: 'w1', epoch: 1 },
+        now: now(),
+      }),
+    );
+    m.xtrim(cellKeys(f.cell).stream('w1'), 'MAXLEN', 0);
+    expect((await m.exec())!.map(([err]) => err)).toEqual([null, null]);
     await waitFor(() => b.claimed.length === 1, 'w2 claims');
 
     expect(await a.controller.revoke('s1', 1)).toEqual({ state: 'stopped', epoch: 1, cursor: 0 });
