@@ -30,6 +30,23 @@ async function unmovedFrames(session: string, texts: string[], seq: number): Pro
   return runtime.process(inputs[seq - 1]!);
 }
 
+/** s1 moves from w1 (epoch 1) to w2, its superseded entry on w1's stream trimmed in the same MULTI. */
+async function moveUnannounced(): Promise<void> {
+  const m = f.redis.multi();
+  queueCall(
+    m,
+    steps.admitCommit.build({
+      cell: f.cell,
+      session: 's1',
+      target: 'w2',
+      expected: { worker: 'w1', epoch: 1 },
+      now: now(),
+    }),
+  );
+  m.xtrim(cellKeys(f.cell).stream('w1'), 'MAXLEN', 0);
+  expect((await m.exec())!.map(([err]) => err)).toEqual([null, null]);
+}
+
 describe('claim and release', () => {
   it('claims from the work stream and releases each input once, in order; the fast path meets it', async () => {
     const c = at();
@@ -149,20 +166,7 @@ describe('moves and fencing', () => {
     await Promise.all([a.controller.start(), b.controller.start()]);
     await c.create('s1', 'w1', now());
     await waitFor(() => a.claimed.length === 1, 'w1 claims');
-    // the move's superseded entry on w1's stream is trimmed with it: only the Revoke tells w1
-    const m = f.redis.multi();
-    queueCall(
-      m,
-      steps.admitCommit.build({
-        cell: f.cell,
-        session: 's1',
-        target: 'w2',
-        expected: { worker: 'w1', epoch: 1 },
-        now: now(),
-      }),
-    );
-    m.xtrim(cellKeys(f.cell).stream('w1'), 'MAXLEN', 0);
-    expect((await m.exec())!.map(([err]) => err)).toEqual([null, null]);
+    await moveUnannounced(); // only the Revoke tells w1
     await waitFor(() => b.claimed.length === 1, 'w2 claims');
 
     expect(await a.controller.revoke('s1', 1)).toEqual({ state: 'stopped', epoch: 1, cursor: 0 });
@@ -178,18 +182,7 @@ describe('moves and fencing', () => {
     await c.register('w2', 1, now());
     await c.create('s1', 'w1', now());
     await waitFor(() => a.claimed.length === 1, 'w1 claims');
-    // the move, its superseded entry on w1's stream lost with it (as in a failover): w1 is not told
-    const move = steps.admitCommit.build({
-      cell: f.cell,
-      session: 's1',
-      target: 'w2',
-      expected: { worker: 'w1', epoch: 1 },
-      now: now(),
-    });
-    const m = f.redis.multi();
-    queueCall(m, move);
-    m.xtrim(cellKeys(f.cell).stream('w1'), 'MAXLEN', 0);
-    expect((await m.exec())!.map(([err]) => err)).toEqual([null, null]);
+    await moveUnannounced(); // its entry lost as in a failover: w1 is not told
     await c.append('s1', 'r1');
     const before = await staleRejectionsOf('w1', 'releaseInput');
 

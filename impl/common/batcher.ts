@@ -3,7 +3,8 @@
  * request waiting by then (at most `maxItems`; with `keyOf`, one per key: a session's runtimes never share
  * a release batch); an idle batcher sends what one turn of the event loop asked for at the end of that
  * turn (setImmediate), so a burst taken in one turn goes as one batch. So batches grow with load and cost
- * nothing when there is none. A request whose deadline passes while it waits is answered `Expired` and never runs.
+ * nothing when there is none. A request whose deadline passes while it waits is answered `Expired` and
+ * never runs.
  */
 export interface BatcherOptions<T> {
   maxItems: number;
