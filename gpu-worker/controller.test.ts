@@ -9,11 +9,10 @@ import { describe, expect, it } from 'vitest';
 import { inCell, refusal } from '../impl/test-support/cell.js';
 import { useStore } from '../impl/test-support/redis.js';
 import { cellKeys } from '../impl/store/keys.js';
-import { queueCall } from '../impl/store/scripts.js';
 import * as steps from '../impl/store/steps.js';
 import { cpuReference } from './runtime/cpu-reference.js';
 import type { Input, MediaFrame, RuntimeBackend } from './runtime/pipeline.js';
-import { staleRejectionsOf, useWorkers, waitFor } from './test-support.js';
+import { moveUnannounced, staleRejectionsOf, useWorkers, waitFor } from './test-support.js';
 
 const f = useStore();
 const makeWorker = useWorkers(f);
@@ -28,23 +27,6 @@ async function unmovedFrames(session: string, texts: string[], seq: number): Pro
   const runtime = cpuReference.open({ cell: f.cell, session, epoch: 1, worker: 'w1' });
   await runtime.restore(inputs.slice(0, seq - 1));
   return runtime.process(inputs[seq - 1]!);
-}
-
-/** s1 moves from w1 (epoch 1) to w2, its superseded entry on w1's stream trimmed in the same MULTI. */
-async function moveUnannounced(): Promise<void> {
-  const m = f.redis.multi();
-  queueCall(
-    m,
-    steps.admitCommit.build({
-      cell: f.cell,
-      session: 's1',
-      target: 'w2',
-      expected: { worker: 'w1', epoch: 1 },
-      now: now(),
-    }),
-  );
-  m.xtrim(cellKeys(f.cell).stream('w1'), 'MAXLEN', 0);
-  expect((await m.exec())!.map(([err]) => err)).toEqual([null, null]);
 }
 
 describe('claim and release', () => {
@@ -166,7 +148,7 @@ describe('moves and fencing', () => {
     await Promise.all([a.controller.start(), b.controller.start()]);
     await c.create('s1', 'w1', now());
     await waitFor(() => a.claimed.length === 1, 'w1 claims');
-    await moveUnannounced(); // only the Revoke tells w1
+    await moveUnannounced(f); // only the Revoke tells w1
     await waitFor(() => b.claimed.length === 1, 'w2 claims');
 
     expect(await a.controller.revoke('s1', 1)).toEqual({ state: 'stopped', epoch: 1, cursor: 0 });
@@ -182,7 +164,7 @@ describe('moves and fencing', () => {
     await c.register('w2', 1, now());
     await c.create('s1', 'w1', now());
     await waitFor(() => a.claimed.length === 1, 'w1 claims');
-    await moveUnannounced(); // its entry lost as in a failover: w1 is not told
+    await moveUnannounced(f); // its entry lost as in a failover: w1 is not told
     await c.append('s1', 'r1');
     const before = await staleRejectionsOf('w1', 'releaseInput');
 

@@ -13,7 +13,7 @@ export const HostPort = Addr.min(1, 'an address is host:port');
 /** An integer flag; flags and environment variables arrive as strings. */
 export const intFlag = (min: number, max: number) =>
   z.coerce
-    .number({ invalid_type_error: 'must be an integer' })
+    .number({ error: 'must be an integer' })
     .int('must be an integer')
     .min(min, `must be at least ${min}`)
     .max(max, `must be at most ${max}`);
@@ -38,12 +38,13 @@ export const metricsPortFlag = () =>
 /** Parses argv into the schema's shape; on a bad or missing flag prints why and exits with status 2. */
 export function parseFlags<S extends z.ZodTypeAny>(program: Command, schema: S, argv: string[]): z.output<S> {
   program.exitOverride((err: CommanderError) => process.exit(err.exitCode === 0 ? 0 : 2));
-  const parsed = schema.safeParse(program.parse(argv, { from: 'user' }).opts());
+  const given = program.parse(argv, { from: 'user' }).opts();
+  const parsed = schema.safeParse(given);
   if (parsed.success) return parsed.data as z.output<S>;
   for (const issue of parsed.error.issues) {
     const option = program.options.find((o) => o.attributeName() === issue.path[0]);
     const name = option?.long ?? String(issue.path[0] ?? 'flags');
-    const missing = issue.code === 'invalid_type' && issue.received === 'undefined';
+    const missing = issue.path.length === 1 && given[String(issue.path[0])] === undefined;
     const why = missing ? `required${option?.envVar ? ` (or set $${option.envVar})` : ''}` : issue.message;
     process.stderr.write(`${program.name()}: ${name}: ${why}\n`);
   }

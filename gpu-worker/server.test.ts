@@ -9,7 +9,7 @@ import { listen, shutdown } from '../impl/rpc/server.js';
 import { inCell } from '../impl/test-support/cell.js';
 import { useStore } from '../impl/test-support/redis.js';
 import { workerService } from './server.js';
-import { useWorkers, waitFor } from './test-support.js';
+import { moveUnannounced, useWorkers, waitFor } from './test-support.js';
 
 const f = useStore();
 const makeWorker = useWorkers(f);
@@ -81,7 +81,7 @@ describe('the Worker service', () => {
       state: 'serving',
       runtimes: [{ session: 's1', epoch: 1, state: 'running', cursor: 1 }],
     });
-    await c.move('s1', ['w1', 1], 'w2', Date.now());
+    await moveUnannounced(f); // only the Revoke tells w1
     expect(await w1.client.call('revoke', { cell, session: 's1', epoch: 1 })).toEqual({
       state: 'stopped',
       epoch: 1,

@@ -5,6 +5,9 @@
 import { afterEach } from 'vitest';
 import { silentLogger } from '../impl/common/log.js';
 import { staleRejections } from '../impl/common/metrics.js';
+import { cellKeys } from '../impl/store/keys.js';
+import { queueCall } from '../impl/store/scripts.js';
+import * as steps from '../impl/store/steps.js';
 import type { StoreFixture } from '../impl/test-support/redis.js';
 import { type ControllerEvents, type ControllerOptions, InferController } from './controller.js';
 import { cpuReference } from './runtime/cpu-reference.js';
@@ -73,4 +76,26 @@ export async function staleRejectionsOf(worker: string, step?: string): Promise<
     (v) => v.labels.worker === worker && (step === undefined || v.labels.step === step),
   );
   return values.reduce((n, v) => n + v.value, 0);
+}
+
+/**
+ * s1 moves from w1 (epoch 1) to w2, its superseded entry on w1's stream trimmed in the same MULTI: only a
+ * Revoke (or the sweep) tells w1, as when the entry is lost in a failover.
+ */
+export async function moveUnannounced(f: StoreFixture): Promise<void> {
+  const m = f.redis.multi();
+  queueCall(
+    m,
+    steps.admitCommit.build({
+      cell: f.cell,
+      session: 's1',
+      target: 'w2',
+      expected: { worker: 'w1', epoch: 1 },
+      now: Date.now(),
+    }),
+  );
+  m.xtrim(cellKeys(f.cell).stream('w1'), 'MAXLEN', 0);
+  const replies = (await m.exec())!;
+  const failed = replies.find(([err]) => err);
+  if (failed) throw failed[0];
 }

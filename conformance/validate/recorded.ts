@@ -15,7 +15,7 @@ export const RecordedRun = z
   .object({
     seed: z.number().int().nonnegative().optional(),
     /** The scenario that ran (runs.ts), kept as it was drawn. */
-    scenario: z.unknown(),
+    scenario: z.unknown().optional(),
     sessions: z.array(Id).min(1),
     workers: z.array(Id).min(1),
     capacity: z.number().int().positive(),

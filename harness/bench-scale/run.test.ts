@@ -27,7 +27,7 @@ const History = z.object({
   commits: z.number().int().positive(),
   releases: z.number().int().positive(),
   violations: z.number().int(),
-  violationsByKind: z.record(z.number()),
+  violationsByKind: z.record(z.string(), z.number()),
   sessionsNotSettled: z.literal(0),
 });
 const Result = z.object({
@@ -54,7 +54,7 @@ const Result = z.object({
     migrations: z.number().int().min(200),
     migrate: Calls,
     pushTextDuring: Calls,
-    drains: z.array(z.object({ worker: z.literal('spare1'), error: z.undefined() })).length(1),
+    drains: z.array(z.object({ worker: z.literal('spare1'), error: z.undefined().optional() })).length(1),
     capacity: z.object({ samples: z.number().positive(), tokenOvershoots: z.literal(0) }),
     history: History,
   }),

@@ -61,7 +61,7 @@ export function program(name: string, description: string): Command {
 /** What a flag or an argument takes: a zod schema of the text given, and its name in words. */
 export interface Kind<T> {
   words: string;
-  schema: z.ZodType<T, z.ZodTypeDef, string>;
+  schema: z.ZodType<T, string>;
 }
 
 /** An integer from `min` to `max`. */
@@ -135,7 +135,7 @@ export function checked<S extends z.ZodTypeAny>(schema: S, input: Record<string,
   const issue = parsed.error.issues[0]!;
   const flag = `--${String(issue.path[0]).replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
   if (issue.code !== 'too_big') throw new UsageError(`${flag}: ${issue.message}`);
-  const value = issue.path.reduce<unknown>((v, key) => (v as Record<string, unknown>)[key], input);
+  const value = issue.path.reduce<unknown>((v, key) => (v as Record<PropertyKey, unknown>)[key], input);
   throw new UsageError(`${flag} must be at most ${String(issue.maximum)}, got ${String(value)}`);
 }
 

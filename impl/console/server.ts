@@ -28,7 +28,7 @@ import { type Client, dispatchClient, mediaSinkClient } from '../rpc/client.js';
 import { grpcCode } from '../rpc/errors.js';
 import type { DispatchMethods } from '../rpc/proto.js';
 import type { System } from '../ops/launch.js';
-import { Id } from '../store/schema.js';
+import { ID_RULE as STORE_ID_RULE, Id } from '../store/schema.js';
 import { answerViewer, type RtcViewer } from './rtc.js';
 import { issuesText } from '../common/issues.js';
 
@@ -97,12 +97,7 @@ const Offer = z.object({
 const Empty = z.object({}).strict();
 
 /** The store's Id rule (impl/store/schema.ts), served to the page so that its fields check the same. */
-function idRule(): { pattern: string; message: string } {
-  const check = Id._def.checks.find((c) => c.kind === 'regex');
-  if (check?.kind !== 'regex') throw new Error('the Id schema has no pattern');
-  return { pattern: check.regex.source, message: check.message ?? 'not an id' };
-}
-const ID_RULE = idRule();
+const ID_RULE = { pattern: STORE_ID_RULE.pattern.source, message: STORE_ID_RULE.message };
 
 export interface ConsoleOptions {
   /** host:port (port 0: a free one). */

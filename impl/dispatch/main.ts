@@ -96,7 +96,11 @@ const Int = z
 
 const Flags = z
   .object({
-    redis: z.string({ required_error: 'required (or DHSCHED_REDIS_URL)' }).pipe(RedisUrl),
+    redis: z
+      .string({
+        error: (issue) => (issue.input === undefined ? 'required (or DHSCHED_REDIS_URL)' : undefined),
+      })
+      .pipe(RedisUrl),
     id: Id,
     listen: z.string().regex(/^([A-Za-z0-9.-]+|\[[0-9A-Fa-f:]+\]):[0-9]{1,5}$/, 'an address is host:port'),
     cells: z

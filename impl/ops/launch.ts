@@ -29,7 +29,7 @@ export const SystemOptions = z.object({
   /** Each process's pino log goes to <logDir>/<id>.log. */
   logDir: z.string().default(() => fs.mkdtempSync(path.join(os.tmpdir(), 'dhsched-logs-'))),
   /** Extra flags of one worker id, after its role's, each time it starts (e.g. its own --redis, a proxy). */
-  workerArgs: z.record(z.array(z.string())).default({}),
+  workerArgs: z.record(z.string(), z.array(z.string())).default({}),
   /** Extra flags per role, e.g. a fault to inject into one replica. */
   extraArgs: z
     .object({ dispatch: z.array(z.string()), worker: z.array(z.string()) })

@@ -10,7 +10,7 @@ import type { Admission } from './admission.js';
 import { RETRY_AFTER, RpcError, toStatus } from './errors.js';
 
 type Methods = Record<string, [unknown, unknown]>;
-export type Schemas<M extends Methods> = { [K in keyof M]: z.ZodType<M[K][0], z.ZodTypeDef, unknown> };
+export type Schemas<M extends Methods> = { [K in keyof M]: z.ZodType<M[K][0], unknown> };
 /** What a handler knows of its call: when its deadline passes (ms since the epoch; Infinity: none). */
 export interface CallContext {
   deadline: number;

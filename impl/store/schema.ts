@@ -2,7 +2,11 @@
 import { z } from 'zod';
 
 /** Cell, session and worker ids: no `{`, `}`, `:` or `|`, which keys and tokens use as separators. */
-export const Id = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'an id is 1-64 of [A-Za-z0-9_.-]');
+export const ID_RULE = {
+  pattern: /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/,
+  message: 'an id is 1-64 of [A-Za-z0-9_.-]',
+};
+export const Id = z.string().regex(ID_RULE.pattern, ID_RULE.message);
 export const RequestId = z
   .string()
   .regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/, 'a request id is 1-128 of [A-Za-z0-9_.:-]');

@@ -173,7 +173,7 @@ interface StepDeclaration<S extends z.ZodTypeAny, R, T> {
   writes: boolean;
   keys(i: z.output<S>, k: CellKeys): string[];
   args(i: z.output<S>, k: CellKeys, protocol: Protocol): (string | number)[];
-  reply: z.ZodType<R, z.ZodTypeDef, unknown>;
+  reply: z.ZodType<R, unknown>;
   result(reply: R, i: z.output<S>): T;
   /** A refusal that is an answer (readGen's NO_SESSION: no generation), and what it answers. */
   answers?: { code: StoreCode; result: T };
@@ -194,7 +194,7 @@ export const declaredSteps: StoreStep<z.ZodTypeAny, unknown, unknown>[] = [];
 function step<S extends z.ZodTypeAny, R, T>(d: StepDeclaration<S, R, T>): StoreStep<S, R, T> {
   const parse = (reply: unknown) => d.reply.parse(reply);
   const callOf = (i: z.output<S>, protocol: Protocol): ScriptCall<R> => {
-    const k = cellKeys(i.cell as string);
+    const k = cellKeys((i as { cell: string }).cell);
     return { step: d.name, keys: d.keys(i, k), args: d.args(i, k, protocol), parse };
   };
   const run = async (store: Store, args: z.input<S>): Promise<T> => {

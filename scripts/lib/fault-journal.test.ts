@@ -43,7 +43,9 @@ describe('the fault journal', () => {
     );
     expect(() => openJournal(file, { ...head, protocol: 'claim_only' }, 5)).toThrow(JournalError);
     fs.appendFileSync(file, '{"seed":1}\n');
-    expect(() => openJournal(file, head, 5)).toThrow(/j\.jsonl:2: commit: Required/);
+    expect(() => openJournal(file, head, 5)).toThrow(
+      /j\.jsonl:2: commit: Invalid input: expected string, received undefined/,
+    );
     const before = fs.readFileSync(file, 'utf8');
     expect(() => openJournal(file, head, 5)).toThrow(JournalError);
     expect(fs.readFileSync(file, 'utf8')).toBe(before);
