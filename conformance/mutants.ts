@@ -20,8 +20,8 @@ export const mutants: Mutant[] = [
     name: 'no-epoch-in-revalidation',
     breaks: 'revalidation compares the worker but not the epoch (WorkerID-only)',
     file: lua('releaseBatch-2'),
-    find: "elseif protocol == 'dhsched' and (gen.e ~= e or redis.call('HGET', genKey, 'i') ~= incarnation) then",
-    replace: "elseif protocol == 'dhsched' and redis.call('HGET', genKey, 'i') ~= incarnation then",
+    find: "elseif protocol == 'dhsched' and (gen.e ~= e or gen.i ~= incarnation) then",
+    replace: "elseif protocol == 'dhsched' and gen.i ~= incarnation then",
   },
   {
     name: 'no-source-epoch-guard',

@@ -53,7 +53,7 @@ for k = 5, #ARGV, 4 do
     local gen = readGeneration(genKey)
     if gen == nil or gen.w ~= w or gen.ph ~= 'claimed' then
       reply = refused('lost', Code.LOST_AUTHORITY)
-    elseif protocol == 'dhsched' and (gen.e ~= e or redis.call('HGET', genKey, 'i') ~= incarnation) then
+    elseif protocol == 'dhsched' and (gen.e ~= e or gen.i ~= incarnation) then
       reply = refused('lost', Code.LOST_AUTHORITY)
     else
       local rel = redis.call('HMGET', relKey, 'seq', 'w', 'e', 'from')

@@ -1,8 +1,9 @@
 -- Appends one protocol step to the cell's audit stream when the cell's config has trace = 1: with the
 -- commits, closes and releases of includes/audit, the whole trace of spec/DHSched.tla's steps in the
 -- store's order, which trace validation (conformance/validate/) checks against the spec.
+--- @include "config"
 local function traceTo(configKey, auditKey, ...)
-  if redis.call('HGET', configKey, 'trace') == '1' then
+  if configField(configKey, 'trace') == '1' then
     redis.call('XADD', auditKey, '*', ...)
   end
 end
