@@ -58,11 +58,18 @@ function exited(child: ChildProcess): Promise<void> {
   });
 }
 
+/**
+ * Where util-linux's setpriv is (Linux), a private server gets SIGKILL when the thread that started it
+ * ends (PR_SET_PDEATHSIG): a test run or benchmark that is killed or bails leaves no redis-server behind.
+ */
+const SETPRIV = '/usr/bin/setpriv';
+const dieWithParent = fs.existsSync(SETPRIV);
+
 /** Spawns redis-server on `port` and waits until it answers PING; the stderr it printed if it did not. */
 async function spawnServer(port: number, args: string[]): Promise<ChildProcess | string> {
-  const child = spawn(REDIS_SERVER, ['--port', String(port), ...args], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const argv = [REDIS_SERVER, '--port', String(port), ...args];
+  const [command, ...rest] = dieWithParent ? [SETPRIV, '--pdeathsig', 'KILL', '--', ...argv] : argv;
+  const child = spawn(command!, rest, { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   for (const deadline = Date.now() + 10_000; child.exitCode === null && Date.now() < deadline;) {
