@@ -763,7 +763,12 @@ function seenOf(f: { gw?: string; ge?: number; gph?: Phase }): SeenGeneration {
 
 /** A stream entry's flat field list, as XRANGE and XREAD return it, as an object. */
 export function streamFields(flat: string[]): Record<string, string | undefined> {
-  return Object.fromEntries(flat.flatMap((v, k) => (k % 2 ? [] : [[v, flat[k + 1]]])));
+  const fields: Record<string, string | undefined> = {};
+  for (let k = 0; k < flat.length; k += 2) {
+    // a field named __proto__ would set the object's prototype: none of the store's entries has one
+    if (flat[k] !== '__proto__') fields[flat[k]!] = flat[k + 1];
+  }
+  return fields;
 }
 
 /** An audit stream entry as XRANGE returns it, read as the step it records. */
