@@ -86,7 +86,7 @@ describe('the replay harness', () => {
     await patched(
       InferController.prototype,
       'emitStep',
-      () => false,
+      () => undefined,
       async () => {
         const message = await failure(replayTraces(recovery, f.store, 0, 200, newTally(recovery)));
         expect(message).toMatch(

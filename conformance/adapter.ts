@@ -282,9 +282,10 @@ export class Adapter {
         return;
       case 'Emit': {
         const controller = this.controller(w);
-        if (!controller.emitStep(s, e)) throw new StepRefused(`runtime ${s}/${e} on ${w} is not ready`);
+        const frame = controller.emitStep(s, e);
+        if (!frame) throw new StepRefused(`runtime ${s}/${e} on ${w} is not ready`);
         // the frame a ready runtime shows now is the state after its cursor's input (rt[w]'s cur)
-        const shows = this.inFlight.get(w)!.at(-1)!.seq;
+        const shows = frame.seq;
         const cur = controller.runtimeTable().find((r) => r.s === s && r.e === e)!.cur;
         if (shows !== cur) {
           throw new StepRefused(`runtime ${s}/${e} on ${w} shows input ${shows}, its cursor is ${cur}`);

@@ -244,11 +244,12 @@ describe('manual stepping (autonomous: false): one method per spec action, no lo
 
     expect(await a.controller.claimStep('s1', 1)).toEqual({ state: 'running', epoch: 1, cursor: 0 });
     expect(a.controller.runtimeTable()).toEqual([{ s: 's1', e: 1, cur: 0, ph: 'new' }]);
-    expect(a.controller.emitStep('s1', 1)).toBe(false); // not ready yet
+    expect(a.controller.emitStep('s1', 1)).toBeUndefined(); // not ready yet
     await a.controller.reconstructStep('s1', 1);
     expect(a.controller.runtimeTable()).toEqual([{ s: 's1', e: 1, cur: 0, ph: 'ready' }]);
-    expect(a.controller.emitStep('s1', 1)).toBe(true);
-    expect(a.frames).toMatchObject([{ session: 's1', epoch: 1, seq: 0, index: 0, ptsMs: 0 }]);
+    const idle = a.controller.emitStep('s1', 1);
+    expect(idle).toMatchObject({ session: 's1', epoch: 1, seq: 0, index: 0, ptsMs: 0 });
+    expect(a.frames).toEqual([idle]);
     expect(await a.controller.releaseStep('s1', 1)).toBe('released');
     expect(await a.controller.releaseStep('s1', 1)).toBe('no_input');
     expect(a.controller.runtimeTable()).toEqual([{ s: 's1', e: 1, cur: 1, ph: 'ready' }]);
@@ -261,8 +262,7 @@ describe('manual stepping (autonomous: false): one method per spec action, no lo
     await b.controller.resume(snap);
     expect(b.controller.runtimeTable()).toEqual(a.controller.runtimeTable());
     expect(b.controller.snapshot()).toMatchObject({ incarnation: 1, state: 'serving' });
-    a.controller.emitStep('s1', 1);
-    b.controller.emitStep('s1', 1);
+    expect(b.controller.emitStep('s1', 1)).toEqual(a.controller.emitStep('s1', 1));
     expect(b.frames).toEqual([a.frames.at(-1)]);
 
     await c.move('s1', ['w1', 1], 'w2', now());

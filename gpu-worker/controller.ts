@@ -54,7 +54,7 @@ import { Id, MAX_BATCH_INPUTS, MAX_BATCH_RUNTIMES } from '../impl/store/schema.j
 import type { RedisClient } from '../impl/store/scripts.js';
 import * as steps from '../impl/store/steps.js';
 import type { FrameSink } from './media/publisher.js';
-import type { Input, RuntimeBackend, SessionRuntime } from './runtime/pipeline.js';
+import type { Input, MediaFrame, RuntimeBackend, SessionRuntime } from './runtime/pipeline.js';
 
 export interface ControllerOptions {
   store: steps.Store;
@@ -538,13 +538,14 @@ export class InferController {
 
   /**
    * Emit(w, s, e) between inputs: a ready runtime publishes the frame it shows now (its idle frame),
-   * stamped with its generation. False if the runtime is not ready.
+   * stamped with its generation; returns it, or undefined if the runtime is not ready.
    */
-  emitStep(session: string, epoch: number): boolean {
+  emitStep(session: string, epoch: number): MediaFrame | undefined {
     const slot = this.runtimes.get(tokenOf(session, epoch));
-    if (!slot?.runtime || slot.stopReason) return false;
-    this.options.publisher.publish([slot.runtime.idleFrame()]);
-    return true;
+    if (!slot?.runtime || slot.stopReason) return undefined;
+    const frame = slot.runtime.idleFrame();
+    this.options.publisher.publish([frame]);
+    return frame;
   }
 
   /** A manual controller's state between steps, for `resume`. */
