@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
+import { eventually } from '../test-support/system.js';
 import { startRedis } from './redis-server.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -18,13 +19,6 @@ async function answers(port: number): Promise<boolean> {
     return false;
   } finally {
     r.disconnect();
-  }
-}
-
-async function until(condition: () => Promise<boolean>, what: string): Promise<void> {
-  for (const deadline = Date.now() + 10_000; !(await condition());) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
   }
 }
 
@@ -50,7 +44,7 @@ describe('a private redis-server', () => {
       });
       expect(await answers(port)).toBe(true);
       parent.kill('SIGKILL');
-      await until(async () => !(await answers(port)), 'the orphaned server to go');
+      await eventually('the orphaned server to go', async () => !(await answers(port)));
     },
   );
 });
