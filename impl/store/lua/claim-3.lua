@@ -45,7 +45,7 @@ if gen ~= nil and gen.w == w then
     return traced('claimed', 1)
   end
   if gen.ph == 'claimed' and gen.e == e
-      and (not checksIncarnation or redis.call('HGET', KEYS[1], 'i') == incarnation) then
+      and (not checksIncarnation or gen.i == incarnation) then
     return traced('again', 1)
   end
 end
