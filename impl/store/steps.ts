@@ -167,7 +167,10 @@ function validate<S extends z.ZodTypeAny>(schema: S, input: unknown, step: strin
  * built from the validated input, the reply's schema and what the caller gets. `writes`: a mutating step,
  * acknowledged after WAIT when the store waits for replicas.
  */
-interface StepDeclaration<S extends z.ZodTypeAny, R, T> {
+/** Every step's input names its cell: the cell's keys come from it. */
+type CellInput = z.ZodType<{ cell: string }, unknown>;
+
+interface StepDeclaration<S extends CellInput, R, T> {
   name: Step;
   input: S;
   writes: boolean;
@@ -182,19 +185,19 @@ interface StepDeclaration<S extends z.ZodTypeAny, R, T> {
 }
 
 /** A declared step: run it with `step(store, args)`; `build` gives its KEYS and ARGV alone (for a pipeline). */
-export interface StoreStep<S extends z.ZodTypeAny, R, T> {
+export interface StoreStep<S extends CellInput, R, T> {
   (store: Store, args: z.input<S>): Promise<T>;
   readonly stepName: Step;
   build(args: z.input<S>, protocol?: Protocol): ScriptCall<R>;
 }
 
 /** Every declared step, in declaration order (the scripts must be exactly these). */
-export const declaredSteps: StoreStep<z.ZodTypeAny, unknown, unknown>[] = [];
+export const declaredSteps: StoreStep<CellInput, unknown, unknown>[] = [];
 
-function step<S extends z.ZodTypeAny, R, T>(d: StepDeclaration<S, R, T>): StoreStep<S, R, T> {
+function step<S extends CellInput, R, T>(d: StepDeclaration<S, R, T>): StoreStep<S, R, T> {
   const parse = (reply: unknown) => d.reply.parse(reply);
   const callOf = (i: z.output<S>, protocol: Protocol): ScriptCall<R> => {
-    const k = cellKeys((i as { cell: string }).cell);
+    const k = cellKeys(i.cell);
     return { step: d.name, keys: d.keys(i, k), args: d.args(i, k, protocol), parse };
   };
   const run = async (store: Store, args: z.input<S>): Promise<T> => {
@@ -212,7 +215,7 @@ function step<S extends z.ZodTypeAny, R, T>(d: StepDeclaration<S, R, T>): StoreS
     build: (args: z.input<S>, protocol: Protocol = 'dhsched') =>
       callOf(validate(d.input, args, d.name), protocol),
   });
-  declaredSteps.push(declared as unknown as StoreStep<z.ZodTypeAny, unknown, unknown>);
+  declaredSteps.push(declared as unknown as StoreStep<CellInput, unknown, unknown>);
   return declared;
 }
 
