@@ -29,7 +29,7 @@ describe('on a Redis Cluster', () => {
     const released: [string, number][] = [];
     const worker = (id: string) => {
       const c = new InferController({
-        ...{ store, cell, worker: id, capacity: 2, addr: '', leaseTtlMs: 5000, sweepMs: 100, pollMs: 200 },
+        ...{ store, cell, worker: id, capacity: 2, addr: '', leaseTtlMs: 5000, sweepMs: 100 },
         ...{ backend: cpuReference, log: silentLogger },
         publisher: { publish: () => undefined, close: async () => undefined },
       });

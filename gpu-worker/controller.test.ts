@@ -4,6 +4,7 @@
  * and re-registration, and a lost Redis connection.
  */
 import type { Redis } from 'ioredis';
+import { setTimeout as delay } from 'node:timers/promises';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { inCell, refusal } from '../impl/test-support/cell.js';
@@ -12,7 +13,13 @@ import { cellKeys } from '../impl/store/keys.js';
 import * as steps from '../impl/store/steps.js';
 import { cpuReference } from './runtime/cpu-reference.js';
 import type { Input, MediaFrame, RuntimeBackend } from './runtime/pipeline.js';
-import { moveUnannounced, staleRejectionsOf, useWorkers, waitFor } from './test-support.js';
+import {
+  appendUnannounced,
+  moveUnannounced,
+  staleRejectionsOf,
+  useWorkers,
+  waitFor,
+} from './test-support.js';
 
 const f = useStore();
 const makeWorker = useWorkers(f);
@@ -159,7 +166,7 @@ describe('moves and fencing', () => {
 
   it('a stale runtime’s release is refused by the store: it stops and frees its token', async () => {
     const c = at();
-    const a = makeWorker('w1', { sweepMs: 60_000, pollMs: 60_000 });
+    const a = makeWorker('w1', { sweepMs: 60_000 });
     await a.controller.start();
     await c.register('w2', 1, now());
     await c.create('s1', 'w1', now());
@@ -180,7 +187,7 @@ describe('moves and fencing', () => {
 
   it('a move or a close fences the old runtime through the work stream: no RPC, no sweep', async () => {
     const c = at();
-    const a = makeWorker('w1', { sweepMs: 60_000, pollMs: 60_000 });
+    const a = makeWorker('w1', { sweepMs: 60_000 });
     await a.controller.start();
     await c.register('w2', 2, now());
     await c.create('s1', 'w1', now());
@@ -194,6 +201,33 @@ describe('moves and fencing', () => {
       ['s2', 'fenced'],
     ]);
     expect((await c.worker('w1', now())).tokens).toEqual([]);
+  });
+
+  it('an input whose stream entry was lost is found by the sweep and released (no timer per runtime)', async () => {
+    const c = at();
+    const a = makeWorker('w1', { sweepMs: 100 });
+    await a.controller.start();
+    await c.create('s1', 'w1', now());
+    await c.append('s1', 'r1');
+    await waitFor(() => a.released.length === 1, 'w1 releases 1');
+    await appendUnannounced(f, 'r2');
+    await waitFor(() => a.released.length === 2, 'the sweep finds input 2');
+    expect(a.released.map((e) => e.seq)).toEqual([1, 2]);
+  });
+
+  it('without a sweep, an input whose stream entry was lost waits', async () => {
+    const c = at();
+    const a = makeWorker('w1', { sweepMs: 60_000 });
+    await a.controller.start();
+    await c.create('s1', 'w1', now());
+    await c.append('s1', 'r1');
+    await waitFor(() => a.released.length === 1, 'w1 releases 1');
+    await appendUnannounced(f, 'r2');
+    await delay(300);
+    expect(a.released).toHaveLength(1);
+    await c.append('s1', 'r3'); // announced: the runtime asks, and gets 2 and 3
+    await waitFor(() => a.released.length === 3, 'w1 releases 2 and 3');
+    expect(a.released.map((e) => e.seq)).toEqual([1, 2, 3]);
   });
 
   it('Stop after Close stops the runtime', async () => {

@@ -66,10 +66,11 @@ export interface ControllerOptions {
   leaseTtlMs: number;
   /** Renewing the lease and publishing load; default a third of the TTL. */
   heartbeatMs?: number;
-  /** One sweep tick: the next SWEEP_BATCH runtimes revalidated (dhsched only). */
+  /**
+   * One sweep tick: the next SWEEP_BATCH runtimes revalidated (fenced: dhsched only) and woken if their log
+   * holds input they were not told of.
+   */
   sweepMs: number;
-  /** How long a runtime with nothing to release waits for a kick before it asks the store again. */
-  pollMs?: number;
   backend: RuntimeBackend;
   publisher: FrameSink;
   log: Logger;
@@ -146,7 +147,7 @@ const ACK_EVERY = 256;
 /** How often a worker that is (re)registering looks again whether it serves. */
 const NOT_SERVING_PAUSE_MS = 100;
 const TEARDOWN_ATTEMPTS = 5;
-/** Runtimes whose generations one sweep tick reads (one store step). */
+/** Runtimes whose generations and log lengths one sweep tick reads (one store step). */
 const SWEEP_BATCH = 256;
 const backoffMs = (failures: number) => Math.min(100 * 2 ** failures, 2000);
 
@@ -185,20 +186,20 @@ class Wakeup {
     else this.pending = true;
   }
 
-  /** Resolves true on a kick (one that came since the last wait included), false after `ms`. */
-  wait(ms: number): Promise<boolean> {
+  /** Resolves on a kick (one that came since the last wait included), or after `ms` when given. */
+  wait(ms?: number): Promise<void> {
     if (this.pending) {
       this.pending = false;
-      return Promise.resolve(true);
+      return Promise.resolve();
     }
     return new Promise((resolve) => {
-      const done = (kicked: boolean) => {
+      const timer = ms === undefined ? undefined : setTimeout(() => done(), ms);
+      const done = () => {
         clearTimeout(timer);
         this.waiter = undefined;
-        resolve(kicked);
+        resolve();
       };
-      const timer = setTimeout(() => done(false), ms);
-      this.waiter = () => done(true);
+      this.waiter = done;
     });
   }
 }
@@ -210,8 +211,6 @@ class RuntimeSlot {
   cursor = 0;
   /** The highest seq known to be appended (stream entries, the log length a release returns). */
   appended = 0;
-  /** Ask the store even without a hint: when a wait for a hint times out. */
-  probe = false;
   stopReason: StopReason | undefined;
   readonly wake = new Wakeup();
   /** Resolves once the runtime has stopped and its token is freed. */
@@ -244,7 +243,6 @@ export class InferController {
   private readonly log: Logger;
   private readonly now: () => number;
   private readonly heartbeatMs: number;
-  private readonly pollMs: number;
   private readonly autonomous: boolean;
   private life: Life | undefined;
   private current: ControllerState = 'registering';
@@ -274,7 +272,6 @@ export class InferController {
     this.log = options.log.child({ cell: options.cell });
     this.now = options.now ?? Date.now;
     this.heartbeatMs = options.heartbeatMs ?? Math.max(1, Math.floor(options.leaseTtlMs / 3));
-    this.pollMs = options.pollMs ?? 5000;
     this.autonomous = options.autonomous ?? true;
   }
 
@@ -300,9 +297,7 @@ export class InferController {
       this.every(this.heartbeatMs, async () => void (await this.renew())),
       this.every(this.heartbeatMs, () => this.publishLoad()),
     ];
-    if (this.store.protocol === 'dhsched') {
-      this.loops.push(this.every(this.options.sweepMs, () => this.sweep()));
-    }
+    this.loops.push(this.every(this.options.sweepMs, () => this.sweep()));
   }
 
   /** Stops the loops and every runtime; their tokens and the lease are left to expire (see above). */
@@ -394,7 +389,6 @@ export class InferController {
     slot.runtime = runtime;
     slot.cursor = released.seq;
     slot.appended = Math.max(slot.appended, released.appended);
-    slot.probe = false;
     this.log.info({ session, epoch, cursor: released.seq }, 'reconstructed');
   }
 
@@ -786,12 +780,8 @@ export class InferController {
       if (slot.stopReason) return this.teardownStep(session, epoch);
       try {
         if (!slot.runtime) await this.reconstructStep(session, epoch);
-        if (slot.probe || slot.appended > slot.cursor) {
-          slot.probe = false;
-          await this.render(await this.batcher.submit(slot));
-        } else {
-          slot.probe = !(await slot.wake.wait(this.pollMs));
-        }
+        if (slot.appended > slot.cursor) await this.render(await this.batcher.submit(slot));
+        else await slot.wake.wait();
         failures = 0;
       } catch (err) {
         this.log.warn({ err, session, epoch }, 'runtime step failed; retrying');
@@ -900,16 +890,24 @@ export class InferController {
       if (!next.value.stopReason) batch.push(next.value);
     }
     if (batch.length === 0) return;
-    let gens: (steps.Generation | null)[];
+    let swept: steps.SweptSession[];
     try {
-      gens = await steps.readGens(this.store, { cell: this.cell, sessions: batch.map((s) => s.session) });
+      swept = await steps.readGens(this.store, { cell: this.cell, sessions: batch.map((s) => s.session) });
     } catch (err) {
       this.sweepFailed(err);
       return;
     }
     if (!this.serving(life)) return;
+    const fences = this.store.protocol === 'dhsched';
     batch.forEach((slot, k) => {
-      if (!slot.stopReason && !this.isCurrent(gens[k], slot.epoch)) void this.fence(slot, 'fenced');
+      const { generation, appended } = swept[k]!;
+      if (slot.stopReason) return;
+      if (fences && !this.isCurrent(generation, slot.epoch)) void this.fence(slot, 'fenced');
+      else if (appended > slot.appended) {
+        // a hint that never came (the work stream is the usual way): the runtime asks now
+        slot.appended = appended;
+        slot.wake.notify();
+      }
     });
   }
 

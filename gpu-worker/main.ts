@@ -41,7 +41,6 @@ const Flags = z
     leaseTtlMs: intFlag(100, DAY_MS),
     heartbeatMs: intFlag(10, DAY_MS).optional(),
     sweepMs: intFlag(10, DAY_MS),
-    pollMs: intFlag(10, DAY_MS),
     sink: HostPort.optional(),
     metricsPort: intFlag(-1, 65_535),
     protocol: Protocol,
@@ -81,13 +80,12 @@ function program(): Command {
         'DHSCHED_HEARTBEAT_MS',
       ),
     )
-    .addOption(flag('--sweep-ms <ms>', 'revalidation period of its runtimes', 'DHSCHED_SWEEP_MS', '500'))
     .addOption(
       flag(
-        '--poll-ms <ms>',
-        'an idle runtime asks the store after this long without a hint',
-        'DHSCHED_POLL_MS',
-        '5000',
+        '--sweep-ms <ms>',
+        'sweep period: its next 256 runtimes revalidated and woken if input waits unannounced',
+        'DHSCHED_SWEEP_MS',
+        '500',
       ),
     )
     .addOption(flag('--sink <host:port>', 'the media sink (none: frames are discarded)', 'DHSCHED_SINK'))
@@ -156,7 +154,6 @@ async function main(argv: string[]): Promise<void> {
     leaseTtlMs: flags.leaseTtlMs,
     heartbeatMs: flags.heartbeatMs,
     sweepMs: flags.sweepMs,
-    pollMs: flags.pollMs,
     backend,
     publisher,
     log,

@@ -6,7 +6,7 @@ import { afterEach } from 'vitest';
 import { silentLogger } from '../impl/common/log.js';
 import { staleRejections } from '../impl/common/metrics.js';
 import { cellKeys } from '../impl/store/keys.js';
-import { queueCall } from '../impl/store/scripts.js';
+import { queueCall, type ScriptCall } from '../impl/store/scripts.js';
 import * as steps from '../impl/store/steps.js';
 import type { StoreFixture } from '../impl/test-support/redis.js';
 import { type ControllerEvents, type ControllerOptions, InferController } from './controller.js';
@@ -35,7 +35,7 @@ export interface TestWorker extends Recorded {
 
 /**
  * Makes in-process workers on the fixture's store and cell (not started), each stopped after its test.
- * Defaults: capacity 4, lease TTL 5 s, sweep every 100 ms, poll every 200 ms.
+ * Defaults: capacity 4, lease TTL 5 s, sweep every 100 ms.
  */
 export function useWorkers(
   f: StoreFixture,
@@ -54,7 +54,6 @@ export function useWorkers(
       addr: '',
       leaseTtlMs: 5000,
       sweepMs: 100,
-      pollMs: 200,
       backend: cpuReference,
       publisher: { publish: (fs) => void frames.push(...fs), close: async () => undefined },
       log: silentLogger,
@@ -78,14 +77,20 @@ export async function staleRejectionsOf(worker: string, step?: string): Promise<
   return values.reduce((n, v) => n + v.value, 0);
 }
 
-/**
- * s1 moves from w1 (epoch 1) to w2, its superseded entry on w1's stream trimmed in the same MULTI: only a
- * Revoke (or the sweep) tells w1, as when the entry is lost in a failover.
- */
-export async function moveUnannounced(f: StoreFixture): Promise<void> {
+/** Runs `call` and trims w1's work stream in one MULTI: w1 never reads the entry it wrote, as when it is lost in a failover. */
+async function unannounced(f: StoreFixture, call: ScriptCall<unknown>): Promise<void> {
   const m = f.redis.multi();
-  queueCall(
-    m,
+  queueCall(m, call);
+  m.xtrim(cellKeys(f.cell).stream('w1'), 'MAXLEN', 0);
+  const replies = (await m.exec())!;
+  const failed = replies.find(([err]) => err);
+  if (failed) throw failed[0];
+}
+
+/** s1 moves from w1 (epoch 1) to w2, unannounced to w1: only a Revoke (or the sweep) tells it. */
+export function moveUnannounced(f: StoreFixture): Promise<void> {
+  return unannounced(
+    f,
     steps.admitCommit.build({
       cell: f.cell,
       session: 's1',
@@ -94,8 +99,15 @@ export async function moveUnannounced(f: StoreFixture): Promise<void> {
       now: Date.now(),
     }),
   );
-  m.xtrim(cellKeys(f.cell).stream('w1'), 'MAXLEN', 0);
-  const replies = (await m.exec())!;
-  const failed = replies.find(([err]) => err);
-  if (failed) throw failed[0];
+}
+
+/** An input appended to s1 (on w1) unannounced: only the sweep's read of the log tells w1. */
+export function appendUnannounced(f: StoreFixture, requestId: string): Promise<void> {
+  return unannounced(
+    f,
+    steps.appendBatch.build({
+      cell: f.cell,
+      inputs: [{ session: 's1', requestId, text: `said ${requestId}` }],
+    }),
+  );
 }

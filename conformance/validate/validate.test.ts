@@ -67,17 +67,14 @@ describe('real runs', () => {
           { op: 'wait', ms: 300 },
           { op: 'migrate', s: 1, to: null },
           { op: 'push', s: 1, n: 3, retry: false },
-          // the old runtime is never fenced; it finds input by asking the store every 200 ms (the
-          // wait leaves it many polls on a loaded machine)
+          // the old runtime is never fenced; its worker's sweep (every 150 ms) finds the input in the
+          // log (the wait leaves it many sweeps on a loaded machine)
           { op: 'wait', ms: 4000 },
         ],
       ],
       faults: [],
     };
-    const r = await runScenario(scenario, 'baseline', {
-      protocol: 'claim_only',
-      extraArgs: { worker: ['--poll-ms', '200'] },
-    });
+    const r = await runScenario(scenario, 'baseline', { protocol: 'claim_only' });
     const rejection = r.verdict.rejection;
     // the moved-away runtime's first step after the move: a release (stale), or its ask for input not
     // appended yet; the history checker finds its stale releases

@@ -62,7 +62,6 @@ export const ScaleOptions = z
     leaseTtlMs: positive(3_600_000).default(10_000),
     heartbeatMs: positive(3_600_000).default(2000),
     sweepMs: positive(3_600_000).default(10_000),
-    pollMs: positive(86_400_000).default(600_000),
     refreshMs: positive(60_000).default(200),
     settleSeconds: z.number().positive().default(120),
   })
@@ -308,7 +307,6 @@ export async function runBenchScale(options: ScaleOptions, progress: Progress = 
     leaseTtlMs: o.leaseTtlMs,
     heartbeatMs: o.heartbeatMs,
     sweepMs: o.sweepMs,
-    pollMs: o.pollMs,
     refreshMs: o.refreshMs,
   };
   const started = performance.now();

@@ -41,7 +41,6 @@ export interface SystemSettings {
   leaseTtlMs: number;
   heartbeatMs: number;
   sweepMs: number;
-  pollMs: number;
   refreshMs: number;
 }
 
@@ -63,7 +62,7 @@ export type Ingress = 'unary' | 'stream';
 
 /**
  * The system a load benchmark (bench-knee, bench-overload) runs: DHSched with its audit on, room for the
- * sessions on 2/3 of the workers, no runtime poll (hints only), a sweep tick every 10 s.
+ * sessions on 2/3 of the workers, a sweep tick every 10 s.
  */
 export function loadBenchSettings(o: {
   sessions: number;
@@ -82,7 +81,6 @@ export function loadBenchSettings(o: {
     leaseTtlMs: o.leaseTtlMs,
     heartbeatMs: o.heartbeatMs,
     sweepMs: 10_000,
-    pollMs: 600_000,
     refreshMs: 200,
   };
 }
@@ -118,7 +116,7 @@ export class BenchSystem {
       sweepMs: s.sweepMs,
       refreshMs: s.refreshMs,
       extraArgs: {
-        worker: ['--runtime', 'null', '--poll-ms', String(s.pollMs), '--heartbeat-ms', String(s.heartbeatMs)],
+        worker: ['--runtime', 'null', '--heartbeat-ms', String(s.heartbeatMs)],
       },
     });
     const observer = connectRedis(system.redisUrl);

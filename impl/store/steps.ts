@@ -487,22 +487,33 @@ export const readGen = step({
   answers: { code: StoreCode.NO_SESSION, result: null },
 });
 
-/** One session's reply to readGens: phase '' (with '' and 0) when it has no generation. */
-const GenerationTriple = z.tuple([Str, NonNegative, z.enum(['', 'assigned', 'claimed', 'closed'])]);
+/** One session's reply to readGens: phase '' (with '' and 0) when it has no generation; then its log's length. */
+const GenerationAndLength = z.tuple([
+  Str,
+  NonNegative,
+  z.enum(['', 'assigned', 'claimed', 'closed']),
+  NonNegative,
+]);
 
-/** gen[s] of each session, in order (null: no generation): the sweep's Fence reads, in one step. */
+/** What the sweep reads of a session: gen[s] (null: none) and how many inputs its log holds. */
+export interface SweptSession {
+  generation: Generation | null;
+  appended: number;
+}
+
+/** gen[s] and the log's length of each session, in order: the sweep's Fence reads and missed-hint check, in one step. */
 export const readGens = step({
   name: 'readGens',
   input: ReadGensInput,
   writes: false,
   keys: (_i, k) => [k.config],
-  args: (i, k) => [k.genPrefix, ...i.sessions],
-  // each triple is checked on its own (a union here would try, and fail, Str on every number)
+  args: (i, k) => [k.prefix, ...i.sessions],
+  // each quadruple is checked on its own (a union here would try, and fail, Str on every number)
   reply: z.array(z.unknown()),
-  result: (flat, i): (Generation | null)[] =>
+  result: (flat, i): SweptSession[] =>
     i.sessions.map((_, k) => {
-      const [worker, epoch, phase] = GenerationTriple.parse(flat.slice(3 * k, 3 * k + 3));
-      return phase === '' ? null : { worker, epoch, phase };
+      const [worker, epoch, phase, appended] = GenerationAndLength.parse(flat.slice(4 * k, 4 * k + 4));
+      return { generation: phase === '' ? null : { worker, epoch, phase }, appended };
     }),
 });
 

@@ -51,9 +51,11 @@ describe('placed sets', () => {
 });
 
 describe('readGens', () => {
-  it('reads, in order, what readGen reads for each session, null for one never created', async () => {
+  it('reads, in order, what readGen reads and the log length of each session, null for one never created', async () => {
     const c = await twoSessionsOnW1();
     await c.claim('w1', 's2', 1);
+    await c.append('s1', 'r1');
+    await c.append('s1', 'r2');
     await c.move('s1', ['w1', 1], 'w2', T0);
     await c.close('s2');
     const sessions = ['s2', 'nobody', 's1'];
@@ -65,7 +67,11 @@ describe('readGens', () => {
       null,
       { worker: 'w2', epoch: 2, phase: 'assigned' },
     ]);
-    expect(await steps.readGens(f.store, { cell: f.cell, sessions })).toEqual(one);
+    expect(await steps.readGens(f.store, { cell: f.cell, sessions })).toEqual([
+      { generation: one[0], appended: 0 },
+      { generation: null, appended: 0 },
+      { generation: one[2], appended: 2 },
+    ]);
   });
 
   it('refuses an empty batch and one past 1024 sessions', async () => {

@@ -194,8 +194,7 @@ describe('the claim-only baseline (unsafe, for comparisons)', () => {
     capacity: 4,
     ...fast,
     protocol: 'claim_only',
-    // the moved-away runtime hears of no new input; it finds it by asking the store when idle
-    extraArgs: { worker: ['--poll-ms', '300'] },
+    // the moved-away runtime hears of no new input; its worker's sweep (every 200 ms) finds it in the log
   });
 
   it('lets the moved-away runtime keep releasing: the history checker sees stale releases', async () => {
