@@ -203,26 +203,26 @@ describe('moves and fencing', () => {
     expect((await c.worker('w1', now())).tokens).toEqual([]);
   });
 
-  it('an input whose stream entry was lost is found by the sweep and released (no timer per runtime)', async () => {
+  /** w1 runs s1 and has released input 1; input 2 is appended with its stream entry lost. */
+  async function secondInputUnannounced(sweepMs: number) {
     const c = at();
-    const a = makeWorker('w1', { sweepMs: 100 });
+    const a = makeWorker('w1', { sweepMs });
     await a.controller.start();
     await c.create('s1', 'w1', now());
     await c.append('s1', 'r1');
     await waitFor(() => a.released.length === 1, 'w1 releases 1');
     await appendUnannounced(f, 'r2');
+    return { c, a };
+  }
+
+  it('an input whose stream entry was lost is found by the sweep and released (no timer per runtime)', async () => {
+    const { a } = await secondInputUnannounced(100);
     await waitFor(() => a.released.length === 2, 'the sweep finds input 2');
     expect(a.released.map((e) => e.seq)).toEqual([1, 2]);
   });
 
-  it('without a sweep, an input whose stream entry was lost waits', async () => {
-    const c = at();
-    const a = makeWorker('w1', { sweepMs: 60_000 });
-    await a.controller.start();
-    await c.create('s1', 'w1', now());
-    await c.append('s1', 'r1');
-    await waitFor(() => a.released.length === 1, 'w1 releases 1');
-    await appendUnannounced(f, 'r2');
+  it('without a sweep, an input whose stream entry was lost waits for the next hint', async () => {
+    const { c, a } = await secondInputUnannounced(60_000);
     await delay(300);
     expect(a.released).toHaveLength(1);
     await c.append('s1', 'r3'); // announced: the runtime asks, and gets 2 and 3
