@@ -136,7 +136,7 @@ describe('PushTextStream', () => {
 
 describe('admission', () => {
   it('refuses calls past its limit at once, RESOURCE_EXHAUSTED with a retry-after, and a retrying client gets through', async () => {
-    const client = await serve({ admission: { initial: 1, min: 1, max: 1 } });
+    const client = await serve({ admission: { pushes: { initial: 1, min: 1, max: 1 } } });
     await withSessions(client, ['s1']);
     const busy = (await holdRedis(300)).done;
     const admitted = client.call('pushText', push('s1', 'a'));
@@ -171,7 +171,7 @@ describe('admission', () => {
   });
 
   it('gives up at the deadline with the last refusal', async () => {
-    const client = await serve({ admission: { initial: 1, min: 1, max: 1 } });
+    const client = await serve({ admission: { pushes: { initial: 1, min: 1, max: 1 } } });
     await withSessions(client, ['s1']);
     const busy = (await holdRedis(400)).done;
     const held = client.call('pushText', push('s1', 'a'));

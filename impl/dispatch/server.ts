@@ -21,7 +21,7 @@ import {
 } from '../rpc/proto.js';
 import { rpcRefusals } from '../common/metrics.js';
 import type { Tls } from '../rpc/tls.js';
-import { type Schemas, deadlineOf, listen, overloaded, shutdown, unaryService } from '../rpc/server.js';
+import { type Schemas, deadlineOf, listen, overload, shutdown, unaryService } from '../rpc/server.js';
 import { Id, RequestId, Text } from '../store/schema.js';
 import type { Store } from '../store/steps.js';
 import { DispatchCore } from './core.js';
@@ -106,12 +106,29 @@ export const schemas: Schemas<DispatchMethods> = {
   listWorkers: request(z.object({ cell: Cell })),
 };
 
+/**
+ * Admission in two lanes, each with its own limit: pushes (PushText, unary and streamed), which are many
+ * and short, and the control calls (CreateLive, Migrate, reads, ...), which take longer; so a flood of one
+ * neither shrinks the other's limit nor takes its slots.
+ */
+export interface AdmissionLanes {
+  pushes: Admission;
+  control: Admission;
+}
+
+/** The control lane's defaults: its calls take several store steps, so its latency bounds are wider. */
+const CONTROL_ADMISSION: AdmissionOptions = { targetMs: 200, queueMs: 25 };
+
+export function admissionLanes(o: { pushes?: AdmissionOptions; control?: AdmissionOptions } = {}): AdmissionLanes {
+  return { pushes: new Admission(o.pushes), control: new Admission({ ...CONTROL_ADMISSION, ...o.control }) };
+}
+
 /** The service; with `auth`, a call needs an API key of a tenant that owns the request's cell. */
 export function dispatchService(
   core: DispatchCore,
   log: Logger,
   auth?: Authenticator,
-  admission?: Admission,
+  lanes?: AdmissionLanes,
 ): grpc.UntypedServiceImplementation {
   const guard =
     auth && ((metadata: grpc.Metadata, request: { cell: string }) => void auth.check(metadata, request.cell));
@@ -131,9 +148,9 @@ export function dispatchService(
         listWorkers: (r) => core.listWorkers(r.cell),
       },
       log,
-      { guard, admission },
+      { guard, admission: lanes && ((method) => (method === 'pushText' ? lanes.pushes : lanes.control)) },
     ),
-    pushTextStream: pushTextStream(core, log, guard, admission),
+    pushTextStream: pushTextStream(core, log, guard, lanes?.pushes),
   };
 }
 
@@ -149,6 +166,7 @@ function pushTextStream(
   guard: ((metadata: grpc.Metadata, request: { cell: string }) => void) | undefined,
   admission: Admission | undefined,
 ) {
+  const refusals = rpcRefusals.labels({ service: 'Dispatch', method: 'pushTextStream', reason: 'overloaded' });
   return (call: grpc.ServerDuplexStream<PushTextStreamRequest, PushTextStreamReply>) => {
     const streamDeadline = deadlineOf(call);
     let outstanding = 0;
@@ -186,9 +204,9 @@ function pushTextStream(
       outstanding++;
       const tag = typeof p.tag === 'number' ? p.tag : 0;
       if (admission && !admission.tryAcquire()) {
-        rpcRefusals.inc({ service: 'Dispatch', method: 'pushTextStream', reason: 'overloaded' });
-        const { code, details } = overloaded(admission);
-        return answer({ tag, code, message: details, retryAfterMs: admission.retryAfterMs() });
+        refusals.inc();
+        const { code, details, retryAfterMs } = overload(admission);
+        return answer({ tag, code, message: details, retryAfterMs });
       }
       const started = performance.now();
       const settle = () => admission?.done(performance.now() - started);
@@ -256,8 +274,8 @@ export interface DispatchServerOptions {
   apiKeys?: ApiKeys;
   /** Mutual TLS to the workers; absent: plaintext. */
   workerTls?: Tls;
-  /** Bounded admission of calls (rpc/admission.ts); false: none. */
-  admission?: AdmissionOptions | false;
+  /** Bounded admission of calls in two lanes (admissionLanes, rpc/admission.ts); false: none. */
+  admission?: { pushes?: AdmissionOptions; control?: AdmissionOptions } | false;
 }
 
 export interface DispatchServer {
@@ -303,7 +321,7 @@ export async function startDispatchServer(o: DispatchServerOptions): Promise<Dis
       core,
       log,
       o.apiKeys && new Authenticator(o.apiKeys),
-      o.admission === false ? undefined : new Admission(o.admission),
+      o.admission === false ? undefined : admissionLanes(o.admission),
     ),
   );
   const stopLoops = async () => {

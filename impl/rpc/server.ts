@@ -24,8 +24,11 @@ export type Guard<M extends Methods> = (metadata: grpc.Metadata, request: M[keyo
 
 export interface ServiceOptions<M extends Methods> {
   guard?: Guard<M>;
-  /** Bounds the calls running at once; past it a call is refused RESOURCE_EXHAUSTED with a retry-after. */
-  admission?: Admission;
+  /**
+   * The admission a method's calls go through (none: unbounded): it bounds the calls running at once;
+   * past it a call is refused RESOURCE_EXHAUSTED with a retry-after.
+   */
+  admission?: (method: string) => Admission | undefined;
 }
 
 /** A call's deadline in ms since the epoch, Infinity when it has none. */
@@ -34,18 +37,22 @@ export function deadlineOf(call: { getDeadline(): grpc.Deadline }): number {
   return d instanceof Date ? d.getTime() : d;
 }
 
-/** The answer to a call refused by admission: at once, with the hint. */
-export function overloaded(admission: Admission): grpc.ServerErrorResponse {
+/** A call refused by admission: its status, and the hint of when to retry. */
+export function overload(admission: Admission): { code: grpc.status; details: string; retryAfterMs: number } {
   const retryAfterMs = admission.retryAfterMs();
-  const metadata = new grpc.Metadata();
-  metadata.set(RETRY_AFTER, String(retryAfterMs));
   return {
-    name: 'Overloaded',
-    message: 'overloaded',
     code: grpc.status.RESOURCE_EXHAUSTED,
     details: `the server is at its limit of ${admission.limit} calls at once; retry after ${retryAfterMs} ms`,
-    metadata,
+    retryAfterMs,
   };
+}
+
+/** A unary call's answer to overload: at once, the hint in its trailers. */
+function overloaded(admission: Admission): grpc.ServerErrorResponse {
+  const { code, details, retryAfterMs } = overload(admission);
+  const metadata = new grpc.Metadata();
+  metadata.set(RETRY_AFTER, String(retryAfterMs));
+  return { name: 'Overloaded', message: 'overloaded', code, details, metadata };
 }
 
 const expired = (method: string) =>
@@ -59,11 +66,13 @@ export function unaryService<M extends Methods>(
   o: ServiceOptions<M> = {},
 ): grpc.UntypedServiceImplementation {
   const impl: grpc.UntypedServiceImplementation = {};
-  const { guard, admission } = o;
+  const { guard } = o;
   for (const method of Object.keys(handlers) as (keyof M & string)[]) {
+    const admission = o.admission?.(method);
+    const refusals = rpcRefusals.labels({ service, method, reason: 'overloaded' });
     impl[method] = (call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
       if (admission && !admission.tryAcquire()) {
-        rpcRefusals.inc({ service, method, reason: 'overloaded' });
+        refusals.inc();
         callback(overloaded(admission));
         return;
       }
