@@ -116,8 +116,8 @@ export interface AdmissionLanes {
   control: Admission;
 }
 
-/** The control lane's defaults: its calls take several store steps, so its latency bounds are wider. */
-const CONTROL_ADMISSION: AdmissionOptions = { targetMs: 200, queueMs: 25 };
+/** The control lane's defaults: its calls take several store steps, so its queue bound is wider. */
+const CONTROL_ADMISSION: AdmissionOptions = { targetMs: 50 };
 
 export function admissionLanes(o: { pushes?: AdmissionOptions; control?: AdmissionOptions } = {}): AdmissionLanes {
   return { pushes: new Admission(o.pushes), control: new Admission({ ...CONTROL_ADMISSION, ...o.control }) };
