@@ -432,7 +432,8 @@ export class InferController {
         from: s.cursor,
       })),
     });
-    return slots.map((slot, k): SlotRelease => {
+    let released = 0;
+    const outcomes = slots.map((slot, k): SlotRelease => {
       const got = results[k]!;
       if (got.outcome === 'lost') {
         staleRejections.inc({ worker: this.worker, step: 'releaseInput' });
@@ -443,11 +444,13 @@ export class InferController {
       slot.appended = Math.max(slot.appended, slot.cursor, got.appended);
       if (got.outcome === 'noinput') return { slot, outcome: 'no_input', inputs: [] };
       slot.cursor = got.inputs[got.inputs.length - 1]!.seq;
-      inputsReleased.inc({ worker: this.worker }, got.inputs.length);
+      released += got.inputs.length;
       for (const { seq } of got.inputs)
         this.events.emit('released', { session: slot.session, epoch: slot.epoch, seq });
       return { slot, outcome: 'released', inputs: got.inputs };
     });
+    if (released > 0) inputsReleased.inc({ worker: this.worker }, released);
+    return outcomes;
   }
 
   /** The runtime renders what its batch released, in order; its frames go to the publisher (Emit). */

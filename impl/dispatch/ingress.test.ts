@@ -5,6 +5,7 @@
 import * as grpc from '@grpc/grpc-js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Client, PushRefused, PushStream, dispatchClient, retrying } from '../rpc/client.js';
+import { rpcRefusals } from '../common/metrics.js';
 import { RETRY_AFTER, grpcCode } from '../rpc/errors.js';
 import { type DispatchMethods, PUSH_STREAM_WINDOW } from '../rpc/proto.js';
 import { cellKeys } from '../store/keys.js';
@@ -134,6 +135,11 @@ describe('PushTextStream', () => {
   });
 });
 
+/** Calls of `method` refused for overload in this process so far (dhsched_rpc_refusals_total). */
+const overloadRefusals = async (method: string) =>
+  (await rpcRefusals.get()).values.find((v) => v.labels.method === method && v.labels.reason === 'overloaded')
+    ?.value ?? 0;
+
 describe('admission', () => {
   it('refuses calls past its limit at once, RESOURCE_EXHAUSTED with a retry-after, and a retrying client gets through', async () => {
     const client = await serve({ admission: { pushes: { initial: 1, min: 1, max: 1 } } });
@@ -141,12 +147,17 @@ describe('admission', () => {
     const busy = (await holdRedis(300)).done;
     const admitted = client.call('pushText', push('s1', 'a'));
     await new Promise((r) => setTimeout(r, 20));
+    const before = [await overloadRefusals('pushText'), await overloadRefusals('pushTextStream')];
     const started = Date.now();
     const refused = await client.call('pushText', push('s1', 'b')).catch((err: grpc.ServiceError) => err);
     const stream = new PushStream(client);
     cleanups.push(() => stream.close());
     const refusedOnStream = await stream.push(push('s1', 'c')).catch((err: unknown) => err);
     expect(Date.now() - started).toBeLessThan(200);
+    expect([await overloadRefusals('pushText'), await overloadRefusals('pushTextStream')]).toEqual([
+      before[0]! + 1,
+      before[1]! + 1,
+    ]);
     expect(grpcCode(refused)).toBe(grpc.status.RESOURCE_EXHAUSTED);
     expect(Number((refused as grpc.ServiceError).metadata.get(RETRY_AFTER)[0])).toBeGreaterThan(0);
     expect(refusedOnStream).toBeInstanceOf(PushRefused);

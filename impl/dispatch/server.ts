@@ -173,6 +173,8 @@ function pushTextStream(
     let writable = true;
     let ended = false;
     let ready: Partial<StreamedPushResult>[] = [];
+    /** Pushes refused for overload since the last reply, counted once per reply. */
+    let overloadedSinceFlush = 0;
     const flow = () => {
       if (outstanding < PUSH_STREAM_WINDOW && writable) call.resume();
       else call.pause();
@@ -181,6 +183,8 @@ function pushTextStream(
     const flush = () => {
       const results = ready as StreamedPushResult[];
       ready = [];
+      if (overloadedSinceFlush > 0) refusals.inc(overloadedSinceFlush);
+      overloadedSinceFlush = 0;
       if (call.cancelled || call.writableEnded) return;
       if (!call.write({ results })) {
         writable = false;
@@ -204,7 +208,7 @@ function pushTextStream(
       outstanding++;
       const tag = typeof p.tag === 'number' ? p.tag : 0;
       if (admission && !admission.tryAcquire()) {
-        refusals.inc();
+        overloadedSinceFlush++;
         const { code, details, retryAfterMs } = overload(admission);
         return answer({ tag, code, message: details, retryAfterMs });
       }
