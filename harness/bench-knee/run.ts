@@ -60,11 +60,13 @@ async function step(
 ) {
   const sent = new Map<string, number>();
   const startedAt = Date.now();
+  await bench.loopDelays();
   const before = await bench.snapshot();
   const load = await bench.push(rate, delay(o.stepSeconds * 1000), ingress, (session, seq, sentAt) =>
     sent.set(`${session} ${seq}`, sentAt),
   );
   const after = await bench.snapshot();
+  const loopDelayMs = await bench.loopDelays();
   const lagging = await bench.settle(o.settleSeconds * 1000);
   const endToEnd = new Latencies();
   for (const e of await bench.audit(startedAt)) {
@@ -97,6 +99,8 @@ async function step(
     },
     redisScriptsPerRequest: cost.redisScripts,
     endToEnd: { ...e2e, sessionsNotReleased: lagging },
+    /** The worst event-loop delay of each group's processes over the step. */
+    loopDelayMs,
     passed,
   };
 }

@@ -174,3 +174,50 @@ export async function takeSlowlog(redis: RedisClient) {
   }
   return out;
 }
+
+/** How late a process's event loop ran what was due, over a window, ms: its P99 and its worst. */
+export interface LoopDelay {
+  p99Ms: number;
+  maxMs: number;
+}
+
+/**
+ * The period of the timer monitorEventLoopDelay measures with (prom-client's default precision): its
+ * histogram holds the whole time between two ticks, so this much of each is the period, not delay.
+ */
+export const LOOP_DELAY_RESOLUTION_MS = 10;
+
+const r3 = (x: number) => Math.round(x * 1000) / 1000;
+const lateMs = (tickNs: number) => r3(Math.max(0, tickNs / 1e6 - LOOP_DELAY_RESOLUTION_MS));
+
+/**
+ * A process's event-loop delay since its last scrape, from its /metrics (prom-client's default metrics
+ * measure it with monitorEventLoopDelay and start over at each scrape). One unlabelled gauge per line.
+ */
+export async function scrapeLoopDelay(metricsPort: number): Promise<LoopDelay> {
+  const res = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+  if (!res.ok) throw new Error(`/metrics on port ${metricsPort} answered ${res.status}`);
+  const text = await res.text();
+  const gaugeNs = (name: string) => {
+    const value = new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1];
+    if (value === undefined) throw new Error(`/metrics on port ${metricsPort} has no ${name}`);
+    return Number(value) * 1e9;
+  };
+  return {
+    p99Ms: lateMs(gaugeNs('nodejs_eventloop_lag_p99_seconds')),
+    maxMs: lateMs(gaugeNs('nodejs_eventloop_lag_max_seconds')),
+  };
+}
+
+/** The same, of a histogram of this process's own ticks (monitorEventLoopDelay at the same resolution). */
+export function ownLoopDelay(ticks: { percentile(p: number): number; max: number }): LoopDelay {
+  return { p99Ms: lateMs(ticks.percentile(99)), maxMs: lateMs(ticks.max) };
+}
+
+/** The worst of several processes' delays. */
+export function worstLoopDelay(delays: readonly LoopDelay[]): LoopDelay {
+  return {
+    p99Ms: Math.max(0, ...delays.map((d) => d.p99Ms)),
+    maxMs: Math.max(0, ...delays.map((d) => d.maxMs)),
+  };
+}

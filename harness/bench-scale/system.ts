@@ -5,6 +5,7 @@
  * cursors, the audit stream, INFO). It drives the requests and keeps, per session, how many inputs were
  * appended, for the history check.
  */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
 import { connectRedis } from '../../impl/common/process.js';
 import { type Client, PushStream, dispatchClient, retrying } from '../../impl/rpc/client.js';
@@ -22,7 +23,15 @@ import {
 } from '../../impl/store/steps.js';
 import { type System, launchSystem } from '../../impl/ops/launch.js';
 import { type LoadOptions, type LoadResult, runLoad } from './load.js';
-import { type Snapshot, snapshot } from './probes.js';
+import {
+  LOOP_DELAY_RESOLUTION_MS,
+  type LoopDelay,
+  type Snapshot,
+  ownLoopDelay,
+  scrapeLoopDelay,
+  snapshot,
+  worstLoopDelay,
+} from './probes.js';
 
 export const CELL = 'default';
 /** Deadline of one DrainWorker call: it moves every session of the worker, one after the other. */
@@ -92,6 +101,8 @@ export class BenchSystem {
   readonly appended = new Map<string, number>();
   private pushes = 0;
   private calls = 0;
+  /** The bench's own event-loop ticks, measured as the system's processes measure theirs. */
+  private readonly benchLoop = monitorEventLoopDelay({ resolution: LOOP_DELAY_RESOLUTION_MS });
 
   private constructor(
     readonly system: System,
@@ -143,6 +154,23 @@ export class BenchSystem {
 
   snapshot(): Promise<Snapshot> {
     return snapshot(this.observer, this.pids());
+  }
+
+  /**
+   * Each group's worst event-loop delay since the last call (the first call starts the window), the
+   * bench's own included: where a latency tail comes from a process that could not run.
+   */
+  async loopDelays(): Promise<Record<'dispatchers' | 'workers' | 'bench', LoopDelay>> {
+    const group = async (ps: readonly { metricsPort: number }[]) =>
+      worstLoopDelay(await Promise.all(ps.map((p) => scrapeLoopDelay(p.metricsPort))));
+    const bench = ownLoopDelay(this.benchLoop);
+    this.benchLoop.enable();
+    this.benchLoop.reset();
+    return {
+      dispatchers: await group(this.system.dispatchers),
+      workers: await group(this.system.workers),
+      bench,
+    };
   }
 
   /** CreateLive of the sessions up to `n`, at `rate` per second. */
