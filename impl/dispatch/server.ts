@@ -119,7 +119,9 @@ export interface AdmissionLanes {
 /** The control lane's defaults: its calls take several store steps, so its queue bound is wider. */
 const CONTROL_ADMISSION: AdmissionOptions = { targetMs: 50 };
 
-export function admissionLanes(o: { pushes?: AdmissionOptions; control?: AdmissionOptions } = {}): AdmissionLanes {
+export function admissionLanes(
+  o: { pushes?: AdmissionOptions; control?: AdmissionOptions } = {},
+): AdmissionLanes {
   return { pushes: new Admission(o.pushes), control: new Admission({ ...CONTROL_ADMISSION, ...o.control }) };
 }
 
@@ -166,7 +168,11 @@ function pushTextStream(
   guard: ((metadata: grpc.Metadata, request: { cell: string }) => void) | undefined,
   admission: Admission | undefined,
 ) {
-  const refusals = rpcRefusals.labels({ service: 'Dispatch', method: 'pushTextStream', reason: 'overloaded' });
+  const refusals = rpcRefusals.labels({
+    service: 'Dispatch',
+    method: 'pushTextStream',
+    reason: 'overloaded',
+  });
   return (call: grpc.ServerDuplexStream<PushTextStreamRequest, PushTextStreamReply>) => {
     const streamDeadline = deadlineOf(call);
     let outstanding = 0;

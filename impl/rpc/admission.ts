@@ -91,8 +91,7 @@ export class Admission {
     const now = this.now();
     if (now < this.intervalEnds || this.intervalCalls < MIN_SAMPLES) return;
     this.lastMinMs = this.intervalMin;
-    if (this.intervalMin > this.targetMs)
-      this.current = Math.max(this.min, this.current * 0.9);
+    if (this.intervalMin > this.targetMs) this.current = Math.max(this.min, this.current * 0.9);
     else if (this.intervalPeak * 2 >= this.current)
       this.current = Math.min(this.max, this.current + Math.sqrt(this.current));
     this.intervalMin = Infinity;
