@@ -9,7 +9,9 @@
  * through. Noise (a GC pause, a large batch) moves the slow calls, not the fastest, so it does not shrink
  * the limit; nor does a machine saturated by what is offered rather than admitted (slow calls at any
  * limit), where a limit chasing a percentile would fall to its floor and take the goodput with it. An
- * interval lasts until it has seen MIN_SAMPLES calls.
+ * interval lasts until it has seen MIN_SAMPLES calls. The floor (64 by default) keeps the goodput where
+ * refusing a call costs about what serving it does (a unary call's HTTP/2 stream, on both ends): at 16,
+ * unary PushText at 5,000/s offered fell to 450/s admitted on this machine, at 64 it kept 1,670/s.
  */
 export interface AdmissionOptions {
   /** The limit it starts at. */
@@ -49,9 +51,9 @@ export class Admission {
   private refusedTotal = 0;
 
   constructor(o: AdmissionOptions = {}) {
-    this.min = o.min ?? 16;
+    this.min = o.min ?? 64;
     this.max = o.max ?? 8192;
-    this.current = o.initial ?? 256;
+    this.current = o.initial ?? 1024;
     this.targetMs = o.targetMs ?? 5;
     this.intervalMs = o.intervalMs ?? 100;
     this.minRetryAfterMs = o.minRetryAfterMs ?? 5;
