@@ -68,6 +68,7 @@ export class MediaPublisher implements FrameSink {
   }
 
   publish(frames: readonly MediaFrame[]): void {
+    if (frames.length === 0) return;
     const call = this.open();
     let written = 0;
     for (const frame of frames) {
@@ -76,7 +77,7 @@ export class MediaPublisher implements FrameSink {
       written++;
     }
     const dropped = frames.length - written;
-    mediaPublished.inc({ worker: this.options.worker, result: 'written' }, written);
+    if (written > 0) mediaPublished.inc({ worker: this.options.worker, result: 'written' }, written);
     if (dropped > 0) mediaPublished.inc({ worker: this.options.worker, result: 'dropped' }, dropped);
   }
 
