@@ -12,6 +12,7 @@ import { useStore } from '../impl/test-support/redis.js';
 import { cellKeys } from '../impl/store/keys.js';
 import * as steps from '../impl/store/steps.js';
 import { cpuReference } from './runtime/cpu-reference.js';
+import { nullRuntime } from './runtime/null.js';
 import type { Input, MediaFrame, RuntimeBackend } from './runtime/pipeline.js';
 import {
   appendUnannounced,
@@ -219,6 +220,18 @@ describe('moves and fencing', () => {
     const { a } = await secondInputUnannounced(100);
     await waitFor(() => a.released.length === 2, 'the sweep finds input 2');
     expect(a.released.map((e) => e.seq)).toEqual([1, 2]);
+  });
+
+  it('a sweep tick reads more runtimes than one of its reads holds: every one is found', async () => {
+    const c = at();
+    const sessions = Array.from({ length: 150 }, (_, i) => `s${i}`);
+    const a = makeWorker('w1', { capacity: sessions.length, backend: nullRuntime, sweepMs: 300 });
+    await a.controller.start();
+    for (const s of sessions) await c.create(s, 'w1', now());
+    await waitFor(() => a.claimed.length === sessions.length, 'w1 claims every session');
+    for (const s of sessions) await appendUnannounced(f, `${s}-r1`, s);
+    await waitFor(() => a.released.length === sessions.length, 'the sweep finds every input');
+    expect(new Set(a.released.map((r) => r.session))).toEqual(new Set(sessions));
   });
 
   it('without a sweep, an input whose stream entry was lost waits for the next hint', async () => {

@@ -101,13 +101,13 @@ export function moveUnannounced(f: StoreFixture): Promise<void> {
   );
 }
 
-/** An input appended to s1 (on w1) unannounced: only the sweep's read of the log tells w1. */
-export function appendUnannounced(f: StoreFixture, requestId: string): Promise<void> {
+/** An input appended to `session` unannounced: only the sweep's read of the log tells its owner. */
+export function appendUnannounced(f: StoreFixture, requestId: string, session = 's1'): Promise<void> {
   return unannounced(
     f,
     steps.appendBatch.build({
       cell: f.cell,
-      inputs: [{ session: 's1', requestId, text: `said ${requestId}` }],
+      inputs: [{ session, requestId, text: `said ${requestId}` }],
     }),
   );
 }
