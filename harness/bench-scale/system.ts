@@ -299,6 +299,7 @@ export class BenchSystem {
   }
 
   async stop(): Promise<void> {
+    this.benchLoop.disable();
     for (const s of this.streams) s.close();
     for (const c of this.clients) c.close();
     this.observer.disconnect();

@@ -119,9 +119,7 @@ export interface AdmissionLanes {
 /** The control lane's defaults: its calls take several store steps, so its queue bound is wider. */
 const CONTROL_ADMISSION: AdmissionOptions = { targetMs: 50 };
 
-export function admissionLanes(
-  o: { pushes?: AdmissionOptions; control?: AdmissionOptions } = {},
-): AdmissionLanes {
+function admissionLanes(o: { pushes?: AdmissionOptions; control?: AdmissionOptions } = {}): AdmissionLanes {
   return { pushes: new Admission(o.pushes), control: new Admission({ ...CONTROL_ADMISSION, ...o.control }) };
 }
 

@@ -41,7 +41,7 @@ describe('Admission', () => {
     expect(a.limit).toBe(810);
   });
 
-  it('moves only once an interval has seen enough calls for its P99', () => {
+  it('moves only once an interval has seen 100 calls', () => {
     const { a, interval } = clocked({ initial: 1000, targetMs: 5 });
     interval(calls(40, 50));
     interval(calls(40, 50));
