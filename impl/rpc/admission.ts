@@ -9,9 +9,9 @@
  * through. Noise (a GC pause, a large batch) moves the slow calls, not the fastest, so it does not shrink
  * the limit (a limit that chased a percentile instead fell to its floor on a machine saturated by the
  * offered load rather than the admitted, and took the goodput with it). An interval lasts until it has
- * seen MIN_SAMPLES calls. The floor (64 by default) keeps the goodput where
- * refusing a call costs about what serving it does (a unary call's HTTP/2 stream, on both ends): at 16,
- * unary PushText at 5,000/s offered fell to 450/s admitted on this machine, at 64 it kept 1,670/s.
+ * seen MIN_SAMPLES calls. The floor (64 by default) keeps the goodput where refusing a call costs about
+ * what serving it does (a unary call's HTTP/2 stream, on both ends): at 16, unary PushText at 5,000/s
+ * offered fell to 450/s admitted on this machine, at 64 it kept 1,670/s.
  */
 export interface AdmissionOptions {
   /** The limit it starts at. */
