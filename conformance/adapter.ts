@@ -375,7 +375,9 @@ export class Adapter {
       return { e, seq, w: w === '' ? noWorker : w };
     });
     const views = calls.worker.map((c) => readReply(c, reply(i++)));
-    const logs = sessions.map(() => (reply(i++) as string[]).map((id) => Number(id.slice(1))));
+    const logs = sessions.map(() =>
+      steps.inputsOf(reply(i++) as string[], 0).map((input) => Number(input.requestId.slice(1))),
+    );
     this.streams = new Map(workers.map((w) => [w, reply(i++) as [string, string[]][]]));
     const audit = steps.auditOf(reply(i++) as [string, string[]][]);
     const sent = new Map<string, [string, number][]>(workers.map((w) => [w, []]));
@@ -517,7 +519,7 @@ export class Adapter {
   private keyNames(): string[] {
     const k = cellKeys(this.cell);
     return [
-      ...this.model.sessions.flatMap((s) => [k.gen(s), k.log(s), k.req(s), k.text(s), k.rel(s)]),
+      ...this.model.sessions.flatMap((s) => [k.gen(s), k.log(s), k.req(s)]),
       ...this.model.workers.flatMap((w) => [
         k.tokens(w),
         k.cap(w),

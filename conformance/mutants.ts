@@ -56,15 +56,18 @@ export const mutants: Mutant[] = [
     breaks:
       "each runtime of a batch is checked against the first runtime's generation: one whose session moved releases across that change",
     file: lua('releaseBatch-2'),
-    find: '    local gen = readGeneration(genKey)',
-    replace: "    local gen = readGeneration(prefix .. 'gen:' .. ARGV[5])",
+    find: '    local gen = readGenerationAndRelease(genKey)',
+    replace:
+      '    local gen = readGenerationAndRelease(genKey)\n' +
+      "    local first = readGeneration(prefix .. 'gen:' .. ARGV[5])\n" +
+      '    if gen and first then gen.w, gen.e, gen.ph, gen.i = first.w, first.e, first.ph, first.i end',
   },
   {
     name: 'append-ignores-idempotency-key',
     breaks: 'a retried PushText is appended again',
     file: lua('appendBatch-2'),
-    find: '  elseif existing then',
-    replace: '  elseif false then',
+    find: "    if redis.call('HSETNX', reqKey, r, length + 1) == 0 then",
+    replace: '    if false then',
   },
   {
     name: 'admission-skips-lease',

@@ -50,7 +50,7 @@ import { Batcher } from '../impl/common/batcher.js';
 import type { HealthReply, RuntimeReply } from '../impl/rpc/proto.js';
 import { StoreCode, isStoreError } from '../impl/store/codes.js';
 import { cellKeys, tokenOf } from '../impl/store/keys.js';
-import { Id, MAX_BATCH_INPUTS, MAX_BATCH_RUNTIMES } from '../impl/store/schema.js';
+import { ID_RULE, Id, MAX_BATCH_INPUTS, MAX_BATCH_RUNTIMES } from '../impl/store/schema.js';
 import type { RedisClient } from '../impl/store/scripts.js';
 import * as steps from '../impl/store/steps.js';
 import type { FrameSink } from './media/publisher.js';
@@ -158,17 +158,34 @@ const backoffMs = (failures: number) => Math.min(100 * 2 ** failures, 2000);
 
 const Count = z.coerce.number().int().positive();
 const Assignment = z.object({ s: Id, e: Count });
-const Appended = z.object({ s: Id, q: Count });
 const Superseded = z.object({ s: Id, x: Count });
+/** An append batch's entry: field a, "s seq s seq ...", each session appended to with its last seq. */
+const Appended = z.object({
+  a: z.string().transform((a, ctx) => {
+    const words = a.split(' ');
+    const appended: { s: string; q: number }[] = [];
+    for (let k = 0; k + 1 < words.length; k += 2) {
+      const s = words[k]!;
+      const q = Number(words[k + 1]);
+      if (!ID_RULE.pattern.test(s) || !Number.isSafeInteger(q) || q <= 0) break;
+      appended.push({ s, q });
+    }
+    if (words.length % 2 !== 0 || 2 * appended.length !== words.length) {
+      ctx.addIssue({ code: 'custom', message: 'a is "session seq session seq ..."' });
+      return z.NEVER;
+    }
+    return appended;
+  }),
+});
 
 /**
- * A work stream entry (XREAD's flat fields): an assignment (s, e), an appended input (s, q), or a
- * generation (s, x) of this worker superseded by a move or a close; undefined if malformed. Its kind is
- * told by its fields first, so a valid entry costs one parse.
+ * A work stream entry (XREAD's flat fields): an assignment (s, e), a generation (s, x) of this worker
+ * superseded by a move or a close, or the inputs an append batch appended (a: each session's last seq);
+ * undefined if malformed. Its kind is told by its fields first, so a valid entry costs one parse.
  */
 export function workEntry(
   flat: string[],
-): { s: string; e: number } | { s: string; q: number } | { s: string; x: number } | undefined {
+): { s: string; e: number } | { s: string; x: number } | { a: { s: string; q: number }[] } | undefined {
   const fields = steps.streamFields(flat);
   const schema = fields['e'] !== undefined ? Assignment : fields['x'] !== undefined ? Superseded : Appended;
   const parsed = schema.safeParse(fields);
@@ -774,7 +791,7 @@ export class InferController {
       const entry = workEntry(fields);
       if (!entry) this.log.warn({ id, fields }, 'malformed work stream entry skipped');
       else if ('e' in entry) starts.push(this.startRuntime(entry.s, entry.e));
-      else if ('q' in entry) this.deliver(entry.s, entry.q);
+      else if ('a' in entry) for (const { s, q } of entry.a) this.deliver(s, q);
       else if (this.autonomous && this.store.protocol === 'dhsched')
         void this.revalidate(entry.s).catch(this.sweepFailed);
     }

@@ -6,10 +6,9 @@
  * (Redis failover) and impl/system/system.test.ts (#1472).
  */
 import { describe, expect, it } from 'vitest';
-import { cellKeys } from '../impl/store/keys.js';
 import * as steps from '../impl/store/steps.js';
 import { inCell, refusal } from '../impl/test-support/cell.js';
-import { useStore } from '../impl/test-support/redis.js';
+import { readLog, useStore } from '../impl/test-support/redis.js';
 import { staleRejectionsOf, useWorkers, waitFor } from './test-support.js';
 
 const f = useStore();
@@ -124,7 +123,7 @@ describe('Temporal #12016: a stale owner’s background cleanup deleted the new 
     expect((await c.worker('w1', now())).tokens).toEqual([{ session: 's1', epoch: 3 }]);
     expect(await c.gen('s1')).toEqual({ worker: 'w1', epoch: 3, phase: 'claimed' });
     expect(await c.released('s1')).toMatchObject({ seq: 2, by: { worker: 'w1', epoch: 3 } });
-    expect(await f.redis.llen(cellKeys(f.cell).log('s1'))).toBe(2);
+    expect(await readLog(f.redis, f.cell, 's1')).toHaveLength(2);
     await c.append('s1', 'r3');
     expect(await a.controller.releaseStep('s1', 3)).toBe('released');
   });

@@ -271,7 +271,7 @@ export class BenchSystem {
       for (let i = 0; i < lagging.length; i += SETTLE_CHUNK) {
         const chunk = lagging.slice(i, i + SETTLE_CHUNK);
         const p = this.observer.pipeline();
-        for (const [s] of chunk) p.hget(k.rel(s), 'seq');
+        for (const [s] of chunk) p.hget(k.gen(s), 'rseq');
         const replies = (await p.exec()) ?? [];
         chunk.forEach((entry, j) => {
           if (Number(replies[j]?.[1] ?? 0) < entry[1]) next.push(entry);

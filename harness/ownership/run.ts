@@ -533,7 +533,7 @@ class Run {
   private async drop(): Promise<void> {
     const k = cellKeys(this.cell);
     const keys = [
-      ...this.sessions.flatMap((s) => [k.gen(s), k.log(s), k.req(s), k.text(s), k.rel(s)]),
+      ...this.sessions.flatMap((s) => [k.gen(s), k.log(s), k.req(s)]),
       ...this.workers.flatMap(({ id }) => [
         k.tokens(id),
         k.cap(id),

@@ -13,7 +13,7 @@ import { grpcCode } from '../rpc/errors.js';
 import type { DispatchMethods } from '../rpc/proto.js';
 import { cellKeys } from '../store/keys.js';
 import * as steps from '../store/steps.js';
-import { useStore } from '../test-support/redis.js';
+import { loggedRequests, useStore } from '../test-support/redis.js';
 import { startDispatchServer } from './server.js';
 
 const f = useStore();
@@ -168,7 +168,7 @@ describe('hostile input on the Dispatch API', () => {
           }
         }
         for (const [session, ids] of accepted) {
-          expect(await f.redis.lrange(cellKeys(f.cell).log(session), 0, -1)).toEqual(ids);
+          expect(await loggedRequests(f.redis, f.cell, session)).toEqual(ids);
         }
         expect((await client.call('listWorkers', { cell: f.cell })).workers).toHaveLength(2);
         run++;

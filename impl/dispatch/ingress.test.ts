@@ -8,9 +8,8 @@ import { type Client, PushRefused, PushStream, dispatchClient, retrying } from '
 import { rpcRefusals } from '../common/metrics.js';
 import { RETRY_AFTER, grpcCode } from '../rpc/errors.js';
 import { type DispatchMethods, PUSH_STREAM_WINDOW } from '../rpc/proto.js';
-import { cellKeys } from '../store/keys.js';
 import * as steps from '../store/steps.js';
-import { useStore } from '../test-support/redis.js';
+import { loggedRequests, readLog, useStore } from '../test-support/redis.js';
 import { type DispatchServerOptions, startDispatchServer } from './server.js';
 
 const f = useStore();
@@ -43,7 +42,7 @@ async function withSessions(client: Client<DispatchMethods>, sessions: string[])
   for (const session of sessions) await client.call('createLive', { cell: f.cell, session });
 }
 
-const log = (session: string) => f.redis.lrange(cellKeys(f.cell).log(session), 0, -1);
+const log = (session: string) => loggedRequests(f.redis, f.cell, session);
 const push = (session: string, requestId: string, text = `text ${requestId}`) => ({
   cell: f.cell,
   session,
@@ -91,7 +90,7 @@ describe('PushTextStream', () => {
       { seq: 1, duplicate: true },
     ]);
     expect(await log('s1')).toEqual(['a', 'b']);
-    expect(await f.redis.lrange(cellKeys(f.cell).text('s1'), 0, -1)).toEqual(['text a', 'text b']);
+    expect((await readLog(f.redis, f.cell, 's1')).map((input) => input.text)).toEqual(['text a', 'text b']);
     // the same push over the unary API is the same append
     expect(await client.call('pushText', push('s2', 'a'))).toEqual({ seq: 1, duplicate: true });
     expect(await stream.push(push('s2', 'b'))).toEqual({ seq: 2, duplicate: false });

@@ -16,7 +16,7 @@ import { serverCredentials } from '../rpc/tls.js';
 import { cellKeys } from '../store/keys.js';
 import * as steps from '../store/steps.js';
 import { makeCerts } from '../test-support/certs.js';
-import { useStore } from '../test-support/redis.js';
+import { loggedRequests, useStore } from '../test-support/redis.js';
 import { type DispatchServer, type DispatchServerOptions, startDispatchServer } from './server.js';
 
 const f = useStore();
@@ -289,7 +289,7 @@ describe('the Dispatch service', () => {
     expect(await dumpCell()).toEqual(before);
     expect(await push('s2', 'r1')).toEqual({ seq: 1, duplicate: false });
     await eventually(async () => (await push('s1', 'r5').catch(() => null)) !== null);
-    expect(await f.redis.lrange(cellKeys(cell).log('s1'), 0, -1)).toEqual(['r1', 'r2', 'r3', 'r4', 'r5']);
+    expect(await loggedRequests(f.redis, cell, 's1')).toEqual(['r1', 'r2', 'r3', 'r4', 'r5']);
   });
 
   it('with API keys: refuses a call without a known key and one for another tenant’s cell; never logs a key', async () => {

@@ -22,6 +22,8 @@ export const SCRIPT_COMMANDS = [
   'hget',
   'hmget',
   'hset',
+  'hsetnx',
+  'hdel',
   'hincrby',
   'sadd',
   'srem',

@@ -13,24 +13,26 @@ export interface CellKeys {
   readonly placedPrefix: string;
   /** Prefix of stream keys, for appendBatch and closeSession, which learn the owner only from gen. */
   readonly streamPrefix: string;
-  /** Prefix of the per-worker keys read by readLoadView: lease, cap, tokens, placed, load. */
-  /** Hash w, e, ph (assigned | claimed | closed): the session's generation. */
+  /**
+   * Hash of the session's generation, w, e, ph (assigned | claimed | closed) and i (the claiming
+   * incarnation), and of its release cursor beside it, so that a release reads both at once: rseq, rw,
+   * re (the generation that moved it) and rfrom (where the batch that moved it began).
+   */
   gen(session: string): string;
-  /** List of request ids in append order; seq = position, 1-based. */
+  /** List of (request id, text) pairs in append order: input seq at positions 2 seq - 1 and 2 seq (1-based). */
   log(session: string): string;
   /** Hash requestId -> seq: makes appends idempotent. */
   req(session: string): string;
-  /** List of input texts, parallel to log: the text of seq is at position seq. */
-  text(session: string): string;
-  /** Hash seq, w, e: the release cursor and the generation that moved it. */
-  rel(session: string): string;
   /** Set of "<session>|<epoch>": one capacity token per generation placed on the worker. */
   tokens(worker: string): string;
   /** String: the worker's capacity. */
   cap(worker: string): string;
   /** Hash expiresAt (ms), incarnation, addr (the worker's RPC endpoint). */
   lease(worker: string): string;
-  /** Stream of work for the worker: assignments (fields s, e), appended inputs (s, q), superseded generations (s, x). */
+  /**
+   * Stream of work for the worker: assignments (fields s, e), superseded generations (s, x), and appended
+   * inputs (a: "s seq s seq ...", the last seq each session of one append batch got).
+   */
   stream(worker: string): string;
   /** Set of the live sessions whose generation names the worker. */
   placed(worker: string): string;
@@ -73,8 +75,6 @@ function keysOf(cell: string): CellKeys {
     gen: (s) => `${prefix}gen:${s}`,
     log: (s) => `${prefix}log:${s}`,
     req: (s) => `${prefix}req:${s}`,
-    text: (s) => `${prefix}text:${s}`,
-    rel: (s) => `${prefix}rel:${s}`,
     tokens: (w) => `${prefix}tokens:${w}`,
     cap: (w) => `${prefix}cap:${w}`,
     lease: (w) => `${prefix}lease:${w}`,

@@ -8,9 +8,9 @@
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
 import { inCell } from '../test-support/cell.js';
-import { dropCell, newCell, useStore } from '../test-support/redis.js';
+import { dropCell, loggedRequests, newCell, useStore } from '../test-support/redis.js';
 import { StoreCode, isStoreError } from './codes.js';
-import { cellKeys, tokenOf } from './keys.js';
+import { tokenOf } from './keys.js';
 import type { Generation } from './steps.js';
 
 const f = useStore();
@@ -74,7 +74,6 @@ async function run(caps: number[], ops: Op[]): Promise<void> {
   const W = WORKERS.slice(0, caps.length);
   const worker = (i: number) => W[i % W.length]!;
   const cell = newCell();
-  const k = cellKeys(cell);
   const c = inCell(f.store, cell);
   let now = T0;
   const incarnation = new Map<string, number>();
@@ -150,7 +149,8 @@ async function run(caps: number[], ops: Op[]): Promise<void> {
           const r = rt(op.i, 'ready');
           if (!r) break;
           const seq = Math.max(1, r.cur + 1 + (op.t === 'replay' ? op.back : 0));
-          if (seq > (await f.redis.llen(k.log(r.s)))) break; // as in the spec: only an appended input
+          const log = await loggedRequests(f.redis, cell, r.s);
+          if (seq > log.length) break; // as in the spec: only an appended input
           const out = await attempt(c.release(r.w, r.s, r.e, seq));
           if (out === StoreCode.LOST_AUTHORITY) {
             seen.lostAuthority++;
@@ -159,7 +159,7 @@ async function run(caps: number[], ops: Op[]): Promise<void> {
             seen.releases++;
             // NoStaleRelease: the store released it while (w, e) was the current claimed generation
             expect(await c.gen(r.s)).toEqual({ worker: r.w, epoch: r.e, phase: 'claimed' });
-            expect(out.requestId).toBe(await f.redis.lindex(k.log(r.s), seq - 1));
+            expect(out.requestId).toBe(log[seq - 1]);
             // a replay of the last release is its retry: answered again, nothing released
             if (seq === r.cur) break;
             rels.set(r.s, [...(rels.get(r.s) ?? []), seq]);
@@ -218,7 +218,7 @@ async function run(caps: number[], ops: Op[]): Promise<void> {
 
       // The invariants, read back from Redis after every step (one round of concurrent reads).
       const [logs, gens, workers] = await Promise.all([
-        Promise.all(S.map((s) => f.redis.lrange(k.log(s), 0, -1))),
+        Promise.all(S.map((s) => loggedRequests(f.redis, cell, s))),
         Promise.all(S.map((s) => c.gen(s))),
         Promise.all(W.map((w) => c.worker(w, now))),
       ]);

@@ -1,7 +1,7 @@
 /** Each store step against a real Redis: its success, and every refusal it can return. */
 import { describe, expect, it } from 'vitest';
 import { TTL, inCell, refusal } from '../test-support/cell.js';
-import { useStore } from '../test-support/redis.js';
+import { loggedRequests, readLog, useStore } from '../test-support/redis.js';
 import { StoreCode } from './codes.js';
 import { cellKeys } from './keys.js';
 import { MAX_TEXT_BYTES } from './schema.js';
@@ -14,6 +14,10 @@ const W1 = { worker: 'w1', epoch: 1 };
 const at = () => inCell(f.store, f.cell);
 const keys = () => cellKeys(f.cell);
 const cellKeyNames = async () => (await f.redis.keys(`${keys().prefix}*`)).sort();
+/** The session's log as the store keeps it. */
+const logOf = (session: string) => readLog(f.redis, f.cell, session);
+/** released[s] as the store keeps it, beside gen[s]: seq, w, e, and where its batch began. */
+const released = (session: string) => f.redis.hmget(keys().gen(session), 'rseq', 'rw', 're', 'rfrom');
 
 /** w1 (and w2) registered at T0; s1 created on w1 at epoch 1. */
 async function withSession(cap = 2) {
@@ -280,7 +284,7 @@ describe('releaseInput', () => {
       text: 'world',
       appended: 2,
     });
-    expect(await f.redis.hgetall(keys().rel('s1'))).toEqual({ seq: '2', w: 'w1', e: '1', from: '1' });
+    expect(await released('s1')).toEqual(['2', 'w1', '1', '1']);
   });
 
   it('refuses a release out of order (LOST_AUTHORITY)', async () => {
@@ -296,7 +300,7 @@ describe('releaseInput', () => {
     await steps.configureCell(f.store, { cell: f.cell, audit: true });
     const first = await c.release('w1', 's1', 1, 1);
     expect(await c.release('w1', 's1', 1, 1)).toEqual(first);
-    expect(await f.redis.hgetall(keys().rel('s1'))).toEqual({ seq: '1', w: 'w1', e: '1', from: '0' });
+    expect(await released('s1')).toEqual(['1', 'w1', '1', '0']);
     const releases = (await steps.readAudit(f.store, { cell: f.cell })).filter((a) => a.kind === 'release');
     expect(releases.map((a) => a.kind === 'release' && a.seq)).toEqual([1]);
     // only to the generation that released it, and only while it is current
@@ -418,7 +422,7 @@ describe('appendInput', () => {
     const c = await withSession();
     expect(await c.append('s1', 'r1')).toEqual({ seq: 1, duplicate: false, owner: W1 });
     expect(await c.append('s1', 'r2')).toEqual({ seq: 2, duplicate: false, owner: W1 });
-    expect(await f.redis.lrange(keys().log('s1'), 0, -1)).toEqual(['r1', 'r2']);
+    expect(await loggedRequests(f.redis, f.cell, 's1')).toEqual(['r1', 'r2']);
   });
 
   it('refuses a new input while maxQueued are not released (QUEUE_FULL), writing nothing; retries still answer', async () => {
@@ -428,7 +432,7 @@ describe('appendInput', () => {
     await push('r1');
     await push('r2');
     const before = await cellKeyNames();
-    const log = async () => f.redis.lrange(keys().log('s1'), 0, -1);
+    const log = () => loggedRequests(f.redis, f.cell, 's1');
     expect(await refusal(push('r3'))).toBe('QUEUE_FULL');
     expect(await log()).toEqual(['r1', 'r2']);
     expect(await cellKeyNames()).toEqual(before);
@@ -445,8 +449,10 @@ describe('appendInput', () => {
     await c.append('s1', 'r1', 'first');
     await c.append('s1', 'r2');
     expect(await c.append('s1', 'r1', 'retried')).toEqual({ seq: 1, duplicate: true, owner: W1 });
-    expect(await f.redis.lrange(keys().log('s1'), 0, -1)).toEqual(['r1', 'r2']);
-    expect(await f.redis.lrange(keys().text('s1'), 0, -1)).toEqual(['first', 'text of r2']);
+    expect(await logOf('s1')).toEqual([
+      { seq: 1, requestId: 'r1', text: 'first' },
+      { seq: 2, requestId: 'r2', text: 'text of r2' },
+    ]);
   });
 
   it('refuses an unknown (NO_SESSION) or closed (CLOSED) session', async () => {
@@ -470,7 +476,7 @@ describe('appendInput', () => {
     expect(await refusal(c.append('s1', 'r 1'))).toBe('INVALID_INPUT');
     expect(await refusal(c.append('s1', ''))).toBe('INVALID_INPUT');
     expect(await refusal(c.append('s1', 'r'.repeat(129)))).toBe('INVALID_INPUT');
-    expect(await f.redis.llen(keys().log('s1'))).toBe(1);
+    expect(await logOf('s1')).toHaveLength(1);
   });
 });
 
@@ -585,9 +591,9 @@ describe('appendBatch', () => {
       { ok: true, seq: 1, duplicate: false, owner: W2 },
       { ok: true, seq: 3, duplicate: false, owner: W1 },
     ]);
-    expect(await f.redis.lrange(keys().text('s1'), 0, -1)).toEqual(['text of r0', 's1 r1', 's1 r2']);
-    expect((await stream('w1')).slice(before.w1)).toEqual(['s s1 q 3']);
-    expect((await stream('w2')).slice(before.w2)).toEqual(['s s3 q 1']);
+    expect((await logOf('s1')).map((input) => input.text)).toEqual(['text of r0', 's1 r1', 's1 r2']);
+    expect((await stream('w1')).slice(before.w1)).toEqual(['a s1 3']);
+    expect((await stream('w2')).slice(before.w2)).toEqual(['a s3 1']);
     const full = await steps.appendBatch(f.store, {
       cell: f.cell,
       maxQueued: 3,
@@ -595,6 +601,24 @@ describe('appendBatch', () => {
     });
     expect(full).toEqual([{ ok: false, code: StoreCode.QUEUE_FULL }]);
     expect(await refusal(steps.appendBatch(f.store, { cell: f.cell, inputs: [] }))).toBe('INVALID_INPUT');
+  });
+
+  it('tells each owner once per batch, with the last seq of each of its sessions', async () => {
+    const c = await withSession(4);
+    await c.create('s2', 'w1', T0);
+    await c.create('s3', 'w2', T0);
+    const entries = async (worker: string) =>
+      (await f.redis.xrange(keys().stream(worker), '-', '+')).map(([, fields]) => fields);
+    const before = { w1: (await entries('w1')).length, w2: (await entries('w2')).length };
+    const inputs = [
+      ['s2', 'a'],
+      ['s1', 'b'],
+      ['s3', 'c'],
+      ['s2', 'd'],
+    ].map(([session, requestId]) => ({ session: session!, requestId: requestId!, text: 'hello' }));
+    await steps.appendBatch(f.store, { cell: f.cell, inputs });
+    expect((await entries('w1')).slice(before.w1)).toEqual([['a', 's2 2 s1 1']]);
+    expect((await entries('w2')).slice(before.w2)).toEqual([['a', 's3 1']]);
   });
 });
 

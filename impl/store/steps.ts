@@ -319,12 +319,24 @@ export type BatchRelease =
   | { outcome: 'lost' }
   | { outcome: 'noinput'; appended: number };
 
-const BatchReply = z.array(z.tuple([Int, NonNegative, z.array(Str), z.array(Str)]));
+/** Inputs as a range of the log holds them: request id, text, request id, text, ... */
+const LogRange = z.array(Str).refine((r) => r.length % 2 === 0, 'a log range holds (request id, text) pairs');
+
+/** Inputs from + 1, from + 2, ... of a log range. */
+export function inputsOf(range: readonly string[], from: number): Input[] {
+  const inputs: Input[] = [];
+  for (let k = 0; k + 1 < range.length; k += 2) {
+    inputs.push({ seq: from + k / 2 + 1, requestId: range[k]!, text: range[k + 1]! });
+  }
+  return inputs;
+}
+
+const BatchReply = z.array(z.tuple([Int, NonNegative, LogRange]));
 
 /**
  * ReleaseBatch(w, S): each runtime (s, e) of the batch releases the inputs after its cursor `from`, at
  * most `max`, each revalidated against its own generation; 'lost' means stop that runtime. `appended` is
- * the log's length: more than the last seq means more is already waiting.
+ * the log's length (at most `max` + 1 past `from`: enough to tell that more is already waiting).
  */
 export const releaseBatch = step({
   name: 'releaseBatch',
@@ -341,19 +353,17 @@ export const releaseBatch = step({
   reply: BatchReply,
   wroteNothing: (replies) => replies.every(([code]) => code < 0),
   result: (replies, i): BatchRelease[] =>
-    replies.map(([code, appended, ids, texts], k) => {
+    replies.map(([code, appended, range], k) => {
       if (code === StoreCode.LOST_AUTHORITY) return { outcome: 'lost' };
       if (code === StoreCode.NO_INPUT) return { outcome: 'noinput', appended };
-      const from = i.runtimes[k]!.from;
-      const inputs = ids.map((requestId, j) => ({ seq: from + j + 1, requestId, text: texts[j]! }));
-      return { outcome: 'released', inputs, appended };
+      return { outcome: 'released', inputs: inputsOf(range, i.runtimes[k]!.from), appended };
     }),
 });
 
 /**
  * ReleaseInput(w, s, e): a batch of one runtime and one input: revalidate and release input seq;
- * LOST_AUTHORITY means stop the runtime, NO_INPUT that nothing is appended at seq yet. `appended` is the
- * log's length: more than seq means the next input is already waiting.
+ * LOST_AUTHORITY means stop the runtime, NO_INPUT that nothing is appended at seq yet. `appended` more
+ * than seq means the next input is already waiting.
  */
 export async function releaseInput(
   store: Store,
@@ -522,7 +532,7 @@ export const readRelease = step({
   name: 'readRelease',
   input: ReadReleaseInput,
   writes: false,
-  keys: (i, k) => [k.rel(i.session), k.log(i.session), k.text(i.session)],
+  keys: (i, k) => [k.gen(i.session), k.log(i.session)],
   args: (i, k) => [
     i.fromSeq,
     i.tracedAs ? k.prefix : '',
@@ -530,12 +540,12 @@ export const readRelease = step({
     i.tracedAs?.worker ?? '',
     i.tracedAs?.epoch ?? 0,
   ],
-  reply: z.tuple([NonNegative, Str, NonNegative, z.array(Str), z.array(Str), NonNegative]),
-  result: ([seq, worker, epoch, ids, texts, appended], i): Release => ({
+  reply: z.tuple([NonNegative, Str, NonNegative, LogRange, NonNegative]),
+  result: ([seq, worker, epoch, range, appended], i): Release => ({
     seq,
     appended,
     by: worker === '' ? null : { worker, epoch },
-    entries: ids.map((requestId, k) => ({ seq: i.fromSeq + k + 1, requestId, text: texts[k]! })),
+    entries: inputsOf(range, i.fromSeq),
   }),
 });
 

@@ -182,8 +182,8 @@ describe('the work stream', () => {
     const entries = await f.redis.xrange(key, '-', '+');
     expect(entries.map(([, fields]) => fields)).toEqual([
       ['s', 's1', 'e', '1'],
-      ['s', 's1', 'q', '1'],
-      ['s', 's1', 'q', '2'],
+      ['a', 's1 1'],
+      ['a', 's1 2'],
     ]);
     const { trimmed } = await steps.ackStream(f.store, { cell: f.cell, worker: 'w1', id: entries[2]![0] });
     expect(trimmed).toBe(2);

@@ -8,7 +8,7 @@ import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { type RedisServer, startRedis } from '../ops/redis-server.js';
 import { cellKeys } from '../store/keys.js';
-import { type Store, type StoreOptions, openStore } from '../store/steps.js';
+import { type Input, type Store, type StoreOptions, inputsOf, openStore } from '../store/steps.js';
 
 export { REDIS_SERVER, type RedisServer, startRedis } from '../ops/redis-server.js';
 
@@ -32,6 +32,16 @@ export async function dropCell(redis: Redis, cell: string): Promise<void> {
     if (keys.length > 0) await redis.del(...keys);
     cursor = next;
   } while (cursor !== '0');
+}
+
+/** The session's log as the store keeps it: every input appended, in order. */
+export async function readLog(redis: Redis, cell: string, session: string): Promise<Input[]> {
+  return inputsOf(await redis.lrange(cellKeys(cell).log(session), 0, -1), 0);
+}
+
+/** The request ids of the session's log, in order. */
+export async function loggedRequests(redis: Redis, cell: string, session: string): Promise<string[]> {
+  return (await readLog(redis, cell, session)).map((input) => input.requestId);
 }
 
 export interface StoreFixture {

@@ -12,6 +12,7 @@
   in ARGV order; { '', 0, '', log length } for a session with no generation.
 ]]
 --- @include "includes/generation"
+--- @include "includes/log"
 
 local out = {}
 for i = 2, #ARGV do
@@ -25,6 +26,6 @@ for i = 2, #ARGV do
     out[#out + 1] = gen.e
     out[#out + 1] = gen.ph
   end
-  out[#out + 1] = redis.call('LLEN', ARGV[1] .. 'log:' .. ARGV[i])
+  out[#out + 1] = logLength(ARGV[1] .. 'log:' .. ARGV[i])
 end
 return out

@@ -27,61 +27,64 @@
   ARGV[5 + 4k], ARGV[6 + 4k], ARGV[7 + 4k], ARGV[8 + 4k]: runtime k's s, e, incarnation, from
 
   Returns one reply per runtime, in ARGV order:
-    { 1, log length, { requestId, ... }, { text, ... } }   inputs from + 1 .. from + n
-    { Code.LOST_AUTHORITY, 0, {}, {} }                     not the current claimed generation,
-                                                           or cursor not at from
-    { Code.NO_INPUT, log length, {}, {} }                  nothing appended at from + 1
+    { 1, appended, { requestId, text, ... } }   inputs from + 1 .. from + n, where appended
+                                                is the log's length, or from + max + 1 when
+                                                more than max inputs wait
+    { Code.LOST_AUTHORITY, 0, {} }              not the current claimed generation, or
+                                                cursor not at from
+    { Code.NO_INPUT, from, {} }                 nothing appended at from + 1
 ]]
 --- @include "includes/generation"
 --- @include "includes/audit"
+--- @include "includes/log"
 --- @include "includes/trace"
 
 local prefix, w, protocol, max = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
+local none = {}
 local replies = {}
 for k = 5, #ARGV, 4 do
   local s, e, incarnation, from = ARGV[k], tonumber(ARGV[k + 1]), ARGV[k + 2], tonumber(ARGV[k + 3])
-  local genKey, relKey, logKey, textKey = prefix .. 'gen:' .. s, prefix .. 'rel:' .. s,
-    prefix .. 'log:' .. s, prefix .. 'text:' .. s
-  local function refused(kind, code)
-    traceTo(KEYS[1], KEYS[2], 'k', kind, 's', s, 'w', w, 'e', e, 'q', from + 1)
-    return { code, code == Code.NO_INPUT and redis.call('LLEN', logKey) or 0, {}, {} }
-  end
+  local genKey = prefix .. 'gen:' .. s
   -- the inputs already released by (w, e) after `from`: a retry after a lost reply
   local again = 0
-  local reply
+  local lost = false
   if protocol == 'dhsched' or protocol == 'workerid_only' then
-    local gen = readGeneration(genKey)
+    local gen = readGenerationAndRelease(genKey)
     if gen == nil or gen.w ~= w or gen.ph ~= 'claimed' then
-      reply = refused('lost', Code.LOST_AUTHORITY)
+      lost = true
     elseif protocol == 'dhsched' and (gen.e ~= e or gen.i ~= incarnation) then
-      reply = refused('lost', Code.LOST_AUTHORITY)
-    else
-      local rel = redis.call('HMGET', relKey, 'seq', 'w', 'e', 'from')
-      local cursor = tonumber(rel[1] or '0')
-      if protocol == 'dhsched' and cursor > from and rel[2] == w and tonumber(rel[3]) == e
-        and tonumber(rel[4]) == from then
-        again = math.min(cursor - from, max)
-      elseif cursor ~= from then
-        reply = refused('lost', Code.LOST_AUTHORITY)
-      end
+      lost = true
+    elseif protocol == 'dhsched' and gen.rseq > from and gen.rw == w and gen.re == e
+        and gen.rfrom == from then
+      again = math.min(gen.rseq - from, max)
+    elseif gen.rseq ~= from then
+      lost = true
     end
   end
-  if reply == nil then
-    local appended = redis.call('LLEN', logKey)
-    local last = math.min(appended, from + max)
-    if last <= from then
-      reply = refused('noinput', Code.NO_INPUT)
+  if lost then
+    traceTo(KEYS[1], KEYS[2], 'k', 'lost', 's', s, 'w', w, 'e', e, 'q', from + 1)
+    replies[#replies + 1] = { Code.LOST_AUTHORITY, 0, none }
+  else
+    -- inputs from + 1 .. from + max, and one more, which tells whether more wait
+    local entries = logRange(prefix .. 'log:' .. s, from, from + max + 1)
+    local waiting = #entries / 2
+    local last = from + math.min(waiting, max)
+    if last == from then
+      traceTo(KEYS[1], KEYS[2], 'k', 'noinput', 's', s, 'w', w, 'e', e, 'q', from + 1)
+      replies[#replies + 1] = { Code.NO_INPUT, from, none }
     else
       for seq = from + again + 1, last do
         audit(KEYS[1], KEYS[2], 'k', 'release', 's', s, 'w', w, 'e', e, 'q', seq)
       end
       if last > from + again then
-        redis.call('HSET', relKey, 'seq', last, 'w', w, 'e', e, 'from', from)
+        redis.call('HSET', genKey, 'rseq', last, 'rw', w, 're', e, 'rfrom', from)
       end
-      reply = { 1, appended, redis.call('LRANGE', logKey, from, last - 1),
-        redis.call('LRANGE', textKey, from, last - 1) }
+      if waiting > max then
+        entries[#entries] = nil
+        entries[#entries] = nil
+      end
+      replies[#replies + 1] = { 1, from + waiting, entries }
     end
   end
-  replies[#replies + 1] = reply
 end
 return replies

@@ -4,23 +4,23 @@
   source worker. Writes nothing but, when the caller is runtime (w, e) reconstructing and
   the cell traces, the read to the cell's audit stream (k = reconstruct, q = the cursor).
 
-  KEYS[1] rel:<s>    KEYS[2] log:<s>    KEYS[3] text:<s>
+  KEYS[1] gen:<s> (released[s] is kept there)    KEYS[2] log:<s>
   ARGV[1] fromSeq: entries after it are returned (0 for the whole prefix)
   ARGV[2] the cell's key prefix, for the trace ('' : the read is no traced step)
   ARGV[3] s    ARGV[4] w    ARGV[5] e
 
-  Returns { seq, w, e, { requestId... }, { text... }, log length } where seq is the release
-  cursor (0, '', 0 before any release) and the lists hold inputs fromSeq + 1 .. seq.
+  Returns { seq, w, e, { requestId, text, ... }, log length } where seq is the release
+  cursor (0, '', 0 before any release) and the list holds inputs fromSeq + 1 .. seq.
 ]]
+--- @include "includes/log"
 --- @include "includes/trace"
 
-local rel = redis.call('HMGET', KEYS[1], 'seq', 'w', 'e')
+local rel = redis.call('HMGET', KEYS[1], 'rseq', 'rw', 're')
 local seq = tonumber(rel[1] or '0')
 trace(ARGV[2], 'k', 'reconstruct', 's', ARGV[3], 'w', ARGV[4], 'e', ARGV[5], 'q', seq)
 local from = tonumber(ARGV[1])
-local ids, texts = {}, {}
+local entries = {}
 if seq > from then
-  ids = redis.call('LRANGE', KEYS[2], from, seq - 1)
-  texts = redis.call('LRANGE', KEYS[3], from, seq - 1)
+  entries = logRange(KEYS[2], from, seq)
 end
-return { seq, rel[2] or '', tonumber(rel[3] or '0'), ids, texts, redis.call('LLEN', KEYS[2]) }
+return { seq, rel[2] or '', tonumber(rel[3] or '0'), entries, logLength(KEYS[2]) }
