@@ -387,7 +387,7 @@ describe('the lease and the store connection', () => {
 
     (store.redis as Redis).disconnect();
     await c.append('s1', 'r2'); // its work stream (another connection) still kicks the runtime
-    await waitFor(() => warnings.some((w) => w.includes('runtime step failed')), 'a failed release');
+    await waitFor(() => warnings.some((w) => w.includes('release batch failed')), 'a failed release');
     await (store.redis as Redis).connect();
     await waitFor(() => a.released.length === 2, 'w1 releases 2');
     expect(a.released.map((r) => r.seq)).toEqual([1, 2]);

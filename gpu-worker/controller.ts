@@ -11,8 +11,8 @@
  *   ReleaseInput(w, s, e)  `releaseStep`: one store step releases one input, then the runtime renders it
  *                          and its frames go to the publisher; refused: it stops (phase stopping)
  *   ReleaseBatch(w, B)     `batchStep`: one store step releases every input waiting for each runtime of B
- *                          (one per session), each against its own generation; the runtime loops batch
- *                          their releases so (`batcher`: those asked for while one is in flight go next)
+ *                          (one per session), each against its own generation; the release loop
+ *                          (`releaseDue`) takes every runtime with input waiting and none in flight
  *   Fence(w, s, e)         `fenceStep`: a runtime whose generation is not current stops (for one session:
  *                          its superseded entry on the work stream, Revoke and Stop; the sweep goes round
  *                          every runtime, SWEEP_BATCH reads a tick)
@@ -46,7 +46,6 @@ import {
   runtimesGauge,
   staleRejections,
 } from '../impl/common/metrics.js';
-import { Batcher } from '../impl/common/batcher.js';
 import type { HealthReply, RuntimeReply } from '../impl/rpc/proto.js';
 import { StoreCode, isStoreError } from '../impl/store/codes.js';
 import { cellKeys, tokenOf } from '../impl/store/keys.js';
@@ -234,6 +233,9 @@ class RuntimeSlot {
   /** The highest seq known to be appended (stream entries, the log length a release returns). */
   appended = 0;
   stopReason: StopReason | undefined;
+  /** A release or a render of its inputs is in flight: it takes no other, and it is not torn down. */
+  busy = false;
+  /** Its loop's kick: it stopped, or it lost its runtime (a render failed), or a step of it failed. */
   readonly wake = new Wakeup();
   /** Resolves once the runtime has stopped and its token is freed. */
   done: Promise<void> = Promise.resolve();
@@ -280,11 +282,12 @@ export class InferController {
   private loops: Promise<void>[] = [];
   /** Where the sweep goes on from: a live iterator over the table (runtimes added are visited, removed skipped). */
   private sweepAt: Iterator<RuntimeSlot> | undefined;
-  /** The runtime loops' releases: the ones asked for while a batch is in flight go in the next one. */
-  private readonly batcher = new Batcher<RuntimeSlot, SlotRelease>(
-    (slots) => this.releaseBatch(slots, MAX_BATCH_INPUTS),
-    { keyOf: (slot) => slot.session, maxItems: MAX_BATCH_RUNTIMES },
-  );
+  /**
+   * Runtimes with input waiting and none of theirs in flight (autonomous): the release loop's next batch
+   * takes them, one per session; those that become due while a batch is in flight go in the next one.
+   */
+  private readonly due = new Set<RuntimeSlot>();
+  private releasing = false;
 
   constructor(private readonly options: ControllerOptions) {
     this.store = options.store;
@@ -646,7 +649,7 @@ export class InferController {
     let newest: RuntimeSlot | undefined;
     for (const slot of this.slotsOf(session)) {
       slot.appended = Math.max(slot.appended, seq);
-      slot.wake.notify();
+      this.markDue(slot);
       if (!newest || slot.epoch > newest.epoch) newest = slot;
     }
     return newest?.reply() ?? absent(0);
@@ -798,20 +801,89 @@ export class InferController {
     await Promise.all(starts);
   }
 
-  /** The loop of one runtime: Reconstruct, then ReleaseInput when a hint says input waits; then Teardown. */
+  /**
+   * The loop of one runtime: Reconstruct, after which its releases are the release loop's (`markDue`);
+   * Teardown once it has stopped and nothing of it is in flight.
+   */
   private async run(slot: RuntimeSlot): Promise<void> {
     const { session, epoch } = slot;
     for (let failures = 0; ;) {
-      if (slot.stopReason) return this.teardownStep(session, epoch);
+      if (slot.stopReason && !slot.busy) return this.teardownStep(session, epoch);
       try {
-        if (!slot.runtime) await this.reconstructStep(session, epoch);
-        if (slot.appended > slot.cursor) await this.render(await this.batcher.submit(slot));
-        else await slot.wake.wait();
+        if (!slot.runtime && !slot.stopReason) {
+          await this.reconstructStep(session, epoch);
+          this.markDue(slot);
+        }
+        await slot.wake.wait();
         failures = 0;
       } catch (err) {
         this.log.warn({ err, session, epoch }, 'runtime step failed; retrying');
         await slot.wake.wait(backoffMs(failures++));
       }
+    }
+  }
+
+  /** Puts the runtime in the release loop's next batch if it is ready, input waits and none is in flight. */
+  private markDue(slot: RuntimeSlot): void {
+    if (!this.autonomous || slot.busy || slot.stopReason || !slot.runtime || slot.appended <= slot.cursor)
+      return;
+    this.due.add(slot);
+    if (!this.releasing) {
+      this.releasing = true;
+      setImmediate(() => void this.releaseDue());
+    }
+  }
+
+  /**
+   * The release loop: one store step for the due runtimes (ReleaseBatch), one batch at a time; each
+   * runtime then renders what it got while the next batch goes (a slow runtime holds up no other). A
+   * failed step is tried again after a backoff, its runtimes still due.
+   */
+  private async releaseDue(): Promise<void> {
+    for (let failures = 0; this.due.size > 0 && !this.closing.signal.aborted;) {
+      const batch = this.takeDue();
+      if (batch.length === 0) continue;
+      for (const slot of batch) slot.busy = true;
+      try {
+        const released = await this.releaseBatch(batch, MAX_BATCH_INPUTS);
+        failures = 0;
+        for (const got of released) void this.renderReleased(got);
+      } catch (err) {
+        this.log.warn({ err, runtimes: batch.length }, 'a release batch failed; retrying');
+        for (const slot of batch) slot.busy = false;
+        for (const slot of batch) this.markDue(slot);
+        await this.pause(backoffMs(failures++));
+      }
+    }
+    this.releasing = false;
+  }
+
+  /** The next batch: due runtimes still ready, at most one per session and MAX_BATCH_RUNTIMES. */
+  private takeDue(): RuntimeSlot[] {
+    const batch: RuntimeSlot[] = [];
+    const sessions = new Set<string>();
+    for (const slot of this.due) {
+      if (batch.length >= MAX_BATCH_RUNTIMES) break;
+      if (sessions.has(slot.session)) continue;
+      this.due.delete(slot);
+      if (slot.stopReason || !slot.runtime) continue;
+      sessions.add(slot.session);
+      batch.push(slot);
+    }
+    return batch;
+  }
+
+  /** The runtime renders its release; then it is due again if more waits, or its loop takes over. */
+  private async renderReleased(got: SlotRelease): Promise<void> {
+    const { slot } = got;
+    try {
+      await this.render(got);
+    } catch (err) {
+      this.log.error({ err, session: slot.session, epoch: slot.epoch }, 'rendering a release failed');
+    } finally {
+      slot.busy = false;
+      if (slot.stopReason || !slot.runtime) slot.wake.notify();
+      else this.markDue(slot);
     }
   }
 
@@ -934,7 +1006,7 @@ export class InferController {
       else if (appended > slot.appended) {
         // a hint that never came (the work stream is the usual way): the runtime asks now
         slot.appended = appended;
-        slot.wake.notify();
+        this.markDue(slot);
       }
     });
   }
