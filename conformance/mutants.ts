@@ -56,9 +56,9 @@ export const mutants: Mutant[] = [
     breaks:
       "each runtime of a batch is checked against the first runtime's generation: one whose session moved releases across that change",
     file: lua('releaseBatch-2'),
-    find: '    local gen = readGenerationAndRelease(genKey)',
+    find: '    local gen = readGeneration(genKey)',
     replace:
-      '    local gen = readGenerationAndRelease(genKey)\n' +
+      '    local gen = readGeneration(genKey)\n' +
       "    local first = readGeneration(prefix .. 'gen:' .. ARGV[5])\n" +
       '    if gen and first then gen.w, gen.e, gen.ph, gen.i = first.w, first.e, first.ph, first.i end',
   },

@@ -49,7 +49,7 @@ for k = 5, #ARGV, 4 do
   local again = 0
   local lost = false
   if protocol == 'dhsched' or protocol == 'workerid_only' then
-    local gen = readGenerationAndRelease(genKey)
+    local gen = readGeneration(genKey)
     if gen == nil or gen.w ~= w or gen.ph ~= 'claimed' then
       lost = true
     elseif protocol == 'dhsched' and (gen.e ~= e or gen.i ~= incarnation) then
