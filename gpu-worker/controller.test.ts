@@ -48,7 +48,8 @@ describe('claim and release', () => {
     expect((await Promise.all(fastPath)).map((r) => r.state)).toEqual(['running', 'running']);
     await waitFor(() => a.released.length === 3, 'inputs 1-3');
     for (let i = 4; i <= 6; i++) await c.append('s1', `r${i}`, `input number ${i}.`);
-    await waitFor(() => a.released.length === 6, 'inputs 4-6');
+    // released comes before the renders: input 6's frames mean every render has run
+    await waitFor(() => a.released.length === 6 && a.frames.some((fr) => fr.seq === 6), 'inputs 4-6');
 
     expect(a.claimed).toEqual([{ session: 's1', epoch: 1 }]);
     expect(a.released).toEqual([1, 2, 3, 4, 5, 6].map((seq) => ({ session: 's1', epoch: 1, seq })));
@@ -93,7 +94,8 @@ describe('claim and release', () => {
     const texts = ['first', 'boom', 'third'];
     await c.create('s1', 'w1', now());
     for (const [i, text] of texts.entries()) await c.append('s1', `r${i + 1}`, text);
-    await waitFor(() => a.released.length === 3, 'inputs 1-3');
+    // released comes before the renders: the third input's frames mean every render has run
+    await waitFor(() => a.released.length === 3 && a.frames.some((fr) => fr.seq === 3), 'inputs 1-3');
 
     expect(faults).toBe(1);
     expect(a.released.map((r) => r.seq)).toEqual([1, 2, 3]);
@@ -135,7 +137,10 @@ describe('moves and fencing', () => {
 
     expect(await c.move('s1', ['w1', 1], 'w2', now())).toBe(2);
     await c.append('s1', 'r3', texts[2]);
-    await waitFor(() => b.released.length === 1 && a.stopped.length === 1, 'w2 releases 3, w1 fenced');
+    await waitFor(
+      () => b.released.length === 1 && b.frames.some((fr) => fr.seq === 3) && a.stopped.length === 1,
+      'w2 releases and renders 3, w1 fenced',
+    );
 
     expect(b.released).toEqual([{ session: 's1', epoch: 2, seq: 3 }]);
     expect(a.stopped).toEqual([{ session: 's1', epoch: 1, reason: 'fenced', cursor: 2 }]);
