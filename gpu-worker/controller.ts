@@ -162,16 +162,15 @@ const Superseded = z.object({ s: Id, x: Count });
 const Appended = z.object({
   a: z.string().transform((a, ctx) => {
     const words = a.split(' ');
-    const appended: { s: string; q: number }[] = [];
-    for (let k = 0; k + 1 < words.length; k += 2) {
+    const appended = [];
+    for (let k = 0; k < words.length; k += 2) {
       const s = words[k]!;
       const q = Number(words[k + 1]);
-      if (!ID_RULE.pattern.test(s) || !Number.isSafeInteger(q) || q <= 0) break;
+      if (!ID_RULE.pattern.test(s) || !Number.isSafeInteger(q) || q <= 0) {
+        ctx.addIssue({ code: 'custom', message: 'a is "session seq session seq ..."' });
+        return z.NEVER;
+      }
       appended.push({ s, q });
-    }
-    if (words.length % 2 !== 0 || 2 * appended.length !== words.length) {
-      ctx.addIssue({ code: 'custom', message: 'a is "session seq session seq ..."' });
-      return z.NEVER;
     }
     return appended;
   }),
@@ -850,8 +849,10 @@ export class InferController {
         for (const got of released) void this.renderReleased(got);
       } catch (err) {
         this.log.warn({ err, runtimes: batch.length }, 'a release batch failed; retrying');
-        for (const slot of batch) slot.busy = false;
-        for (const slot of batch) this.markDue(slot);
+        for (const slot of batch) {
+          slot.busy = false;
+          this.markDue(slot);
+        }
         await this.pause(backoffMs(failures++));
       }
     }

@@ -33,8 +33,8 @@
 
 local prefix, streamPrefix, maxQueued = ARGV[1], ARGV[2], tonumber(ARGV[3])
 local replies = {}
--- per session appended to: its owner and the last seq, in the order first appended to
-local ownerOf, lastSeq, order = {}, {}, {}
+-- per owner told, its sessions with their last seq ("s seq s seq ..."); at[s]: where s's seq stands
+local told, owners, at = {}, {}, {}
 for k = 4, #ARGV, 3 do
   local s, r = ARGV[k], ARGV[k + 1]
   local genKey, logKey, reqKey = prefix .. 'gen:' .. s, prefix .. 'log:' .. s, prefix .. 'req:' .. s
@@ -57,25 +57,22 @@ for k = 4, #ARGV, 3 do
       local seq = length + 1
       redis.call('RPUSH', logKey, r, ARGV[k + 2])
       traceTo(KEYS[1], KEYS[2], 'k', 'append', 's', s, 'r', r, 'q', seq, 'dup', 0)
-      if ownerOf[s] == nil then
-        order[#order + 1] = s
-        ownerOf[s] = gen.w
+      local list = told[gen.w]
+      if list == nil then
+        list = {}
+        told[gen.w] = list
+        owners[#owners + 1] = gen.w
       end
-      lastSeq[s] = seq
+      if at[s] == nil then
+        list[#list + 1] = s
+        list[#list + 1] = seq
+        at[s] = #list
+      else
+        list[at[s]] = seq
+      end
       replies[#replies + 1] = { seq, 0, gen.w, gen.e }
     end
   end
-end
-local told, owners = {}, {}
-for _, s in ipairs(order) do
-  local w = ownerOf[s]
-  if told[w] == nil then
-    told[w] = {}
-    owners[#owners + 1] = w
-  end
-  local list = told[w]
-  list[#list + 1] = s
-  list[#list + 1] = lastSeq[s]
 end
 for _, w in ipairs(owners) do
   redis.call('XADD', streamPrefix .. w, '*', 'a', table.concat(told[w], ' '))

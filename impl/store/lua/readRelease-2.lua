@@ -12,15 +12,16 @@
   Returns { seq, w, e, { requestId, text, ... }, log length } where seq is the release
   cursor (0, '', 0 before any release) and the list holds inputs fromSeq + 1 .. seq.
 ]]
+--- @include "includes/generation"
 --- @include "includes/log"
 --- @include "includes/trace"
 
-local rel = redis.call('HMGET', KEYS[1], 'rseq', 'rw', 're')
-local seq = tonumber(rel[1] or '0')
+local gen = readGeneration(KEYS[1])
+local seq = gen and gen.rseq or 0
 trace(ARGV[2], 'k', 'reconstruct', 's', ARGV[3], 'w', ARGV[4], 'e', ARGV[5], 'q', seq)
 local from = tonumber(ARGV[1])
 local entries = {}
 if seq > from then
   entries = logRange(KEYS[2], from, seq)
 end
-return { seq, rel[2] or '', tonumber(rel[3] or '0'), entries, logLength(KEYS[2]) }
+return { seq, gen and gen.rw or '', gen and gen.re or 0, entries, logLength(KEYS[2]) }
