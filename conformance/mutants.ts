@@ -56,10 +56,10 @@ export const mutants: Mutant[] = [
     breaks:
       "each runtime of a batch is checked against the first runtime's generation: one whose session moved releases across that change",
     file: lua('releaseBatch-2'),
-    find: '    local gen = readGeneration(genKey)',
+    find: '    local gen = readGeneration(genKey, 8)',
     replace:
-      '    local gen = readGeneration(genKey)\n' +
-      "    local first = readGeneration(prefix .. 'gen:' .. ARGV[5])\n" +
+      '    local gen = readGeneration(genKey, 8)\n' +
+      "    local first = readGeneration(prefix .. 'gen:' .. ARGV[5], 5)\n" +
       '    if gen and first then gen.w, gen.e, gen.ph, gen.i = first.w, first.e, first.ph, first.i end',
   },
   {

@@ -12,7 +12,12 @@ import { z } from 'zod';
 import { Latencies } from '../bench-scale/latency.js';
 import { type Delta, delta, perRequest } from '../bench-scale/probes.js';
 import { PAPER } from '../bench-scale/run.js';
-import { BenchSystem, type Ingress, loadBenchSettings } from '../bench-scale/system.js';
+import {
+  BenchSystem,
+  type Ingress,
+  LOAD_BENCH_DEPLOYMENT,
+  loadBenchSettings,
+} from '../bench-scale/system.js';
 
 const positive = (max: number) => z.number().int().min(1).max(max);
 
@@ -30,8 +35,8 @@ export const KneeOptions = z.object({
     .default(['stream', 'unary']),
   stepSeconds: z.number().positive().default(10),
   idleSeconds: z.number().positive().default(5),
-  workers: positive(64).default(4),
-  dispatchers: positive(16).default(2),
+  workers: positive(64).default(LOAD_BENCH_DEPLOYMENT.workers),
+  dispatchers: positive(16).default(LOAD_BENCH_DEPLOYMENT.dispatchers),
   createRate: positive(100_000).default(2000),
   /** A step passes with P99 at most this (the paper's PushText P99). */
   targetP99Ms: z.number().positive().default(PAPER.paperPushTextP99Ms),

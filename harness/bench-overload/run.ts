@@ -14,7 +14,13 @@ import { readLoadView } from '../../impl/store/steps.js';
 import { checkHistory } from '../history.js';
 import { Latencies } from '../bench-scale/latency.js';
 import { PAPER } from '../bench-scale/run.js';
-import { BenchSystem, CELL, type Ingress, loadBenchSettings } from '../bench-scale/system.js';
+import {
+  BenchSystem,
+  CELL,
+  type Ingress,
+  LOAD_BENCH_DEPLOYMENT,
+  loadBenchSettings,
+} from '../bench-scale/system.js';
 
 const positive = (max: number) => z.number().int().min(1).max(max);
 
@@ -27,8 +33,8 @@ export const OverloadOptions = z.object({
   recoveryFactor: z.number().positive().default(0.5),
   overloadSeconds: z.number().positive().default(60),
   recoverySeconds: z.number().positive().default(60),
-  workers: positive(64).default(4),
-  dispatchers: positive(16).default(2),
+  workers: positive(64).default(LOAD_BENCH_DEPLOYMENT.workers),
+  dispatchers: positive(16).default(LOAD_BENCH_DEPLOYMENT.dispatchers),
   createRate: positive(100_000).default(2000),
   targetP99Ms: z.number().positive().default(PAPER.paperPushTextP99Ms),
   leaseTtlMs: positive(3_600_000).default(10_000),

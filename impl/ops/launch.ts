@@ -9,7 +9,7 @@ import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { z } from 'zod';
 import { RedisUrl } from '../common/process.js';
-import { Protocol } from '../store/schema.js';
+import { Capacity, Protocol } from '../store/schema.js';
 import { type ProcessHandle, spawnProcess } from './processes.js';
 import { type RedisServer, startRedis } from './redis-server.js';
 
@@ -18,7 +18,7 @@ export const SystemOptions = z.object({
   redisUrl: RedisUrl.optional(),
   dispatchers: z.number().int().min(1).max(64).default(2),
   workers: z.number().int().min(1).max(256).default(3),
-  capacity: z.number().int().min(1).max(100_000).default(4),
+  capacity: Capacity.default(4),
   cell: z.string().default('default'),
   leaseTtlMs: z.number().int().min(100).default(3000),
   refreshMs: z.number().int().min(10).default(200),

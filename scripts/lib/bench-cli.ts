@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { type Command, Option } from 'commander';
 import { z } from 'zod';
+import { LOAD_BENCH_DEPLOYMENT } from '../../harness/bench-scale/system.js';
 import { integer, option } from '../../impl/cli/flags.js';
 
 export const positive = integer(1);
@@ -16,8 +17,10 @@ export const ingress = { words: 'stream or unary', schema: z.enum(['stream', 'un
 export function systemOptions(cli: Command): Command {
   return cli
     .addOption(option('--sessions <n>', 'live sessions', positive).default(10_000))
-    .addOption(option('--workers <n>', 'worker processes', positive).default(4))
-    .addOption(option('--dispatchers <n>', 'Dispatch replicas', positive).default(2))
+    .addOption(option('--workers <n>', 'worker processes', positive).default(LOAD_BENCH_DEPLOYMENT.workers))
+    .addOption(
+      option('--dispatchers <n>', 'Dispatch replicas', positive).default(LOAD_BENCH_DEPLOYMENT.dispatchers),
+    )
     .addOption(
       option('--create-rate <n>', 'CreateLive calls per second while growing', positive).default(2000),
     );

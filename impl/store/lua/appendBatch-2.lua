@@ -38,7 +38,7 @@ local told, owners, at = {}, {}, {}
 for k = 4, #ARGV, 3 do
   local s, r = ARGV[k], ARGV[k + 1]
   local genKey, logKey, reqKey = prefix .. 'gen:' .. s, prefix .. 'log:' .. s, prefix .. 'req:' .. s
-  local gen = readGeneration(genKey)
+  local gen = readGeneration(genKey, 4)
   local refused = notLive(gen)
   if refused then
     traceTo(KEYS[1], KEYS[2], 'k', 'notlive', 'step', 'append', 's', s, 'ph', gen and gen.ph or 'none')

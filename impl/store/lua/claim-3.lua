@@ -38,7 +38,7 @@ local checksIncarnation = protocol == 'dhsched'
 if checksIncarnation and redis.call('HGET', KEYS[3], 'incarnation') ~= incarnation then
   return Code.STALE_INCARNATION
 end
-local gen = readGeneration(KEYS[1])
+local gen = readGeneration(KEYS[1], 5)
 if gen ~= nil and gen.w == w then
   if gen.ph == 'assigned' and (gen.e == e or protocol == 'workerid_only') then
     redis.call('HSET', KEYS[1], 'ph', 'claimed', 'i', incarnation)

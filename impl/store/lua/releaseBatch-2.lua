@@ -43,13 +43,16 @@ local prefix, w, protocol, max = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
 local none = {}
 local replies = {}
 for k = 5, #ARGV, 4 do
-  local s, e, incarnation, from = ARGV[k], tonumber(ARGV[k + 1]), ARGV[k + 2], tonumber(ARGV[k + 3])
+  local s, epoch, incarnation, from = ARGV[k], ARGV[k + 1], ARGV[k + 2], tonumber(ARGV[k + 3])
+  local e = tonumber(epoch)
   local genKey = prefix .. 'gen:' .. s
   -- the inputs already released by (w, e) after `from`: a retry after a lost reply
   local again = 0
   local lost = false
+  -- released[s] already names (w, e): a release moves only its cursor
+  local sameMover = false
   if protocol == 'dhsched' or protocol == 'workerid_only' then
-    local gen = readGeneration(genKey)
+    local gen = readGeneration(genKey, 8)
     if gen == nil or gen.w ~= w or gen.ph ~= 'claimed' then
       lost = true
     elseif protocol == 'dhsched' and (gen.e ~= e or gen.i ~= incarnation) then
@@ -60,9 +63,10 @@ for k = 5, #ARGV, 4 do
     elseif gen.rseq ~= from then
       lost = true
     end
+    sameMover = gen ~= nil and gen.rw == w and gen.re == e
   end
   if lost then
-    traceTo(KEYS[1], KEYS[2], 'k', 'lost', 's', s, 'w', w, 'e', e, 'q', from + 1)
+    traceTo(KEYS[1], KEYS[2], 'k', 'lost', 's', s, 'w', w, 'e', epoch, 'q', from + 1)
     replies[#replies + 1] = { Code.LOST_AUTHORITY, 0, none }
   else
     -- inputs from + 1 .. from + max, and one more, which tells whether more wait
@@ -70,14 +74,18 @@ for k = 5, #ARGV, 4 do
     local waiting = #entries / 2
     local last = from + math.min(waiting, max)
     if last == from then
-      traceTo(KEYS[1], KEYS[2], 'k', 'noinput', 's', s, 'w', w, 'e', e, 'q', from + 1)
+      traceTo(KEYS[1], KEYS[2], 'k', 'noinput', 's', s, 'w', w, 'e', epoch, 'q', from + 1)
       replies[#replies + 1] = { Code.NO_INPUT, from, none }
     else
       for seq = from + again + 1, last do
-        audit(KEYS[1], KEYS[2], 'k', 'release', 's', s, 'w', w, 'e', e, 'q', seq)
+        audit(KEYS[1], KEYS[2], 'k', 'release', 's', s, 'w', w, 'e', epoch, 'q', seq)
       end
       if last > from + again then
-        redis.call('HSET', genKey, 'rseq', last, 'rw', w, 're', e, 'rfrom', from)
+        if sameMover then
+          redis.call('HSET', genKey, 'rseq', last, 'rfrom', ARGV[k + 3])
+        else
+          redis.call('HSET', genKey, 'rseq', last, 'rw', w, 're', epoch, 'rfrom', ARGV[k + 3])
+        end
       end
       if waiting > max then
         entries[#entries] = nil
