@@ -57,7 +57,7 @@ import { leastLoaded } from '../impl/dispatch/ranking.js';
 import { StoreCode } from '../impl/store/codes.js';
 import { Protocol } from '../impl/store/schema.js';
 import { cellKeys } from '../impl/store/keys.js';
-import { type RedisClient, readReply, scripts } from '../impl/store/scripts.js';
+import { loadScriptShas, queueEvalsha, readReply } from '../impl/store/scripts.js';
 import * as steps from '../impl/store/steps.js';
 import { type ControllerSnapshot, InferController, workEntry } from '../gpu-worker/controller.js';
 import { MediaSink } from '../gpu-worker/media/sink.js';
@@ -347,12 +347,9 @@ export class Adapter {
       ),
       worker: workers.map((worker) => steps.readWorker.build({ cell, worker, now })),
     };
-    const sha = await scriptShas(this.store.redis);
+    const shas = await loadScriptShas(this.store.redis);
     const p = this.store.redis.pipeline();
-    // EVALSHA by hand: a pipeline of ioredis's script commands sends each script's whole source
-    for (const c of [...calls.gen, ...calls.released, ...calls.worker]) {
-      p.evalsha(sha.get(c.step)!, c.keys.length, ...c.keys, ...c.args);
-    }
+    for (const c of [...calls.gen, ...calls.released, ...calls.worker]) queueEvalsha(p, shas, c);
     for (const s of sessions) p.lrange(k.log(s), 0, -1);
     for (const w of workers) p.xrange(k.stream(w), '-', '+');
     p.xrange(k.audit, '-', '+');
@@ -719,25 +716,6 @@ export class Adapter {
     }
     return digest;
   }
-}
-
-const READ_STEPS = [steps.readGen, steps.readRelease, steps.readWorker].map((s) => s.stepName);
-const loadedShas = new WeakMap<RedisClient, Promise<Map<string, string>>>();
-
-/** The SHA-1 of each read step's script, loaded on the server (once per client). */
-function scriptShas(redis: RedisClient): Promise<Map<string, string>> {
-  let shas = loadedShas.get(redis);
-  if (!shas) {
-    shas = (async () => {
-      const out = new Map<string, string>();
-      for (const step of READ_STEPS) {
-        out.set(step, String(await redis.script('LOAD', scripts().get(step)!.lua)));
-      }
-      return out;
-    })();
-    loadedShas.set(redis, shas);
-  }
-  return shas;
 }
 
 const byKey = (a: [string, unknown], b: [string, unknown]) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);

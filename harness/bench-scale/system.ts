@@ -12,7 +12,7 @@ import { type Client, PushStream, dispatchClient, retrying } from '../../impl/rp
 import { type DispatchMethods, PUSH_STREAM_WINDOW } from '../../impl/rpc/proto.js';
 import { cellKeys } from '../../impl/store/keys.js';
 import type { Protocol } from '../../impl/store/schema.js';
-import type { RedisClient } from '../../impl/store/scripts.js';
+import { type RedisClient, loadScriptShas, queueEvalsha, readReply } from '../../impl/store/scripts.js';
 import {
   type TraceEntry,
   type Store,
@@ -20,6 +20,7 @@ import {
   configureCell,
   openStore,
   readLoadView,
+  readRelease,
 } from '../../impl/store/steps.js';
 import { type System, launchSystem } from '../../impl/ops/launch.js';
 import { type LoadOptions, type LoadResult, runLoad } from './load.js';
@@ -268,21 +269,28 @@ export class BenchSystem {
   }
 
   /**
-   * Waits until every input appended has been released (each session's release cursor, read in
-   * pipelines); returns how many sessions still lag after `timeoutMs`.
+   * Waits until every input appended has been released (each session's release cursor, read by
+   * readRelease in pipelines); returns how many sessions still lag after `timeoutMs`.
    */
   async settle(timeoutMs: number): Promise<number> {
-    const k = cellKeys(CELL);
+    const shas = await loadScriptShas(this.observer);
     let lagging = [...this.appended.entries()];
     for (const deadline = Date.now() + timeoutMs; lagging.length > 0 && Date.now() < deadline;) {
       const next: [string, number][] = [];
       for (let i = 0; i < lagging.length; i += SETTLE_CHUNK) {
         const chunk = lagging.slice(i, i + SETTLE_CHUNK);
         const p = this.observer.pipeline();
-        for (const [s] of chunk) p.hget(k.gen(s), 'rseq');
+        // the cursor alone: no input lies past the largest seq
+        const calls = chunk.map(([session]) =>
+          readRelease.build({ cell: CELL, session, fromSeq: Number.MAX_SAFE_INTEGER }),
+        );
+        for (const c of calls) queueEvalsha(p, shas, c);
         const replies = (await p.exec()) ?? [];
         chunk.forEach((entry, j) => {
-          if (Number(replies[j]?.[1] ?? 0) < entry[1]) next.push(entry);
+          const [err, reply] = replies[j] ?? [new Error('no reply')];
+          if (err) throw err;
+          const [seq] = readReply(calls[j]!, reply);
+          if (seq < entry[1]) next.push(entry);
         });
       }
       lagging = next;

@@ -69,6 +69,36 @@ export function queueCall(pipeline: ChainableCommander, call: ScriptCall<unknown
   command(pipeline, call)(...call.keys, ...call.args);
 }
 
+const loadedShas = new WeakMap<RedisClient, Promise<Map<Step, string>>>();
+
+/** Loads every script on the server (SCRIPT LOAD, once per client); the SHA-1 of each step's script. */
+export function loadScriptShas(client: RedisClient): Promise<Map<Step, string>> {
+  let shas = loadedShas.get(client);
+  if (!shas) {
+    shas = (async () => {
+      const out = new Map<Step, string>();
+      for (const s of scripts().values()) out.set(s.step, String(await client.script('LOAD', s.lua)));
+      return out;
+    })();
+    loadedShas.set(client, shas);
+  }
+  return shas;
+}
+
+/**
+ * Queues the call on a pipeline as EVALSHA of its script, loaded by `loadScriptShas`: for a pipeline of
+ * many reads (a pipeline of ioredis's script commands sends each script's whole source).
+ */
+export function queueEvalsha(
+  pipeline: ChainableCommander,
+  shas: Map<Step, string>,
+  call: ScriptCall<unknown>,
+): void {
+  const sha = shas.get(call.step);
+  if (sha === undefined) throw new Error(`no loaded script for step ${call.step}`);
+  pipeline.evalsha(sha, call.keys.length, ...call.keys, ...call.args);
+}
+
 /** The step's result: a negative integer reply becomes the StoreError it names. */
 export function readReply<T>(call: ScriptCall<T>, reply: unknown): T {
   if (typeof reply === 'number' && reply < 0) throw storeError(reply, call.step);
