@@ -2,8 +2,8 @@
  * bench-knee: an offered-load sweep of PushText at N live sessions, for the streaming ingress and the
  * unary call (harness/bench-knee/run.ts): per step the achieved rate, P50/P99/P99.9, refusals, CPU per
  * request of every process (the client's included) and the end-to-end latency from push to release; the
- * knee is the highest step with P99 ≤ 16.5 ms and nothing refused. Writes bench/knee.json; the last line
- * printed is the same JSON object.
+ * knee is the highest step up to which every step had P99 ≤ 16.5 ms and nothing refused. Writes
+ * bench/knee.json; the last line printed is the same JSON object.
  */
 import { KneeOptions, runBenchKnee } from '../harness/bench-knee/run.js';
 import {

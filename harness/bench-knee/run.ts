@@ -4,7 +4,8 @@
  * call): at each step the achieved rate, latency percentiles, refusals, CPU per request of every process
  * group (the load client included), and the end-to-end latency from a push to its input's release by the
  * runtime (the release's audit entry, whose id is Redis's clock: the same machine's). The knee is the
- * highest step whose P99 is at most the paper's PushText P99 with nothing refused, failed or left unsent.
+ * highest step up to which every step passed: P99 at most the paper's PushText P99 with nothing refused,
+ * failed or left unsent (a step that fails ends it, even below one that passes).
  */
 import os from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';

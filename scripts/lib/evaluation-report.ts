@@ -106,16 +106,24 @@ const KneeStep = z.object({
   endToEnd: z.object({ p99Ms: z.number() }).passthrough(),
   passed: z.boolean(),
 });
+/** The processes a load benchmark ran. */
+const Deployment = z.object({ workers: z.number(), dispatchers: z.number() });
+const deployment = (d: z.infer<typeof Deployment>) =>
+  `${d.workers} Workers, ${d.dispatchers} Dispatch replica${d.dispatchers === 1 ? '' : 's'}`;
 const Knee = z.object({
   date: z.string(),
   beforeKneePerS: z.number(),
-  system: z.object({ sessions: z.number(), stepSeconds: z.number(), targetP99Ms: z.number() }).passthrough(),
+  system: Deployment.extend({
+    sessions: z.number(),
+    stepSeconds: z.number(),
+    targetP99Ms: z.number(),
+  }).passthrough(),
   knee: z.record(z.string(), z.object({ perSecond: z.number(), ratioToBefore: z.number() }).nullable()),
   steps: z.array(KneeStep),
 });
 const Overload = z.object({
   date: z.string(),
-  system: z.object({ sessions: z.number(), ingress: z.string(), knee: z.number() }).passthrough(),
+  system: Deployment.extend({ sessions: z.number(), ingress: z.string(), knee: z.number() }).passthrough(),
   overload: z.object({
     offeredPerS: z.number(),
     seconds: z.number(),
@@ -191,12 +199,12 @@ function throughputSection(
       (s) =>
         `| ${s.ingress} | ${int(s.offeredPerS)} | ${int(s.achievedPerS)} | ${ms(s.p50Ms)} / ${ms(s.p99Ms)} / ${ms(s.p999Ms)} | ${int(s.refusals)} | ${int(s.notSent)} | ${s.cpuMsPerRequest.all.toFixed(3)} | ${ms(s.endToEnd.p99Ms)} | ${s.passed ? 'yes' : 'no'} |`,
     );
-    parts.push(`\`./scripts/bench-knee --sessions ${knee.system.sessions}\` (${knee.date}): PushText offered open loop for
-${knee.system.stepSeconds} s a step; the knee is the highest step with P99 ≤ ${knee.system.targetP99Ms} ms and nothing refused, failed or
-unsent. Knee: ${kneeText}. CPU is per PushText, every process and the load client together, net of the
+    parts.push(`\`./scripts/bench-knee --sessions ${knee.system.sessions}\` (${knee.date}; ${deployment(knee.system)}): PushText offered open loop for
+${knee.system.stepSeconds} s a step; a step passes with P99 ≤ ${knee.system.targetP99Ms} ms and nothing refused, failed or unsent, and
+the knee is the highest step up to which every step passed. Knee: ${kneeText}. CPU is per PushText, every process and the load client together, net of the
 idle background; end to end is from the push to its release by the runtime (the release's audit entry).
 
-| ingress | offered/s | achieved/s | P50 / P99 / P99.9 ms | refused | not sent | CPU ms per PushText | push → release P99 ms | within the knee |
+| ingress | offered/s | achieved/s | P50 / P99 / P99.9 ms | refused | not sent | CPU ms per PushText | push → release P99 ms | passed |
 | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |
 ${rows.join('\n')}
 
@@ -206,7 +214,7 @@ ${rows.join('\n')}
   if (overload) {
     const o = overload.overload;
     const back = overload.recovery.secondsUntilP99UnderTarget;
-    parts.push(`\`./scripts/bench-overload --sessions ${overload.system.sessions} --knee ${overload.system.knee} --ingress ${overload.system.ingress}\` (${overload.date}):
+    parts.push(`\`./scripts/bench-overload --sessions ${overload.system.sessions} --knee ${overload.system.knee} --ingress ${overload.system.ingress}\` (${overload.date}; ${deployment(overload.system)}):
 ${int(o.offeredPerS)} PushText/s for ${o.seconds} s, then ${int(overload.recovery.offeredPerS)}/s. During the overload ${int(o.admittedPerS)}/s were admitted (P99
 ${ms(o.admitted.p99Ms)} ms) and ${int(o.refused)} refused (answered in P99 ${ms(o.refusalLatency.p99Ms)} ms); leases of live workers lapsed: ${overload.leasesLapsed};
 inputs lost: ${overload.inputsLost}; history violations: ${overload.violations}. A second's P99 first back under the target
