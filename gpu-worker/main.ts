@@ -12,7 +12,7 @@ import { RedisUrl, announceReady, connectRedis, onShutdown } from '../impl/commo
 import { services } from '../impl/rpc/proto.js';
 import { listen, shutdown } from '../impl/rpc/server.js';
 import { serverCredentials, tlsFields, tlsOptions, withTls } from '../impl/rpc/tls.js';
-import { Id, Protocol } from '../impl/store/schema.js';
+import { Id, MAX_CAPACITY, Protocol } from '../impl/store/schema.js';
 import { openStore } from '../impl/store/steps.js';
 import { InferController } from './controller.js';
 import { MediaPublisher, discardMedia } from './media/publisher.js';
@@ -36,7 +36,7 @@ const Flags = z
     redis: RedisUrl,
     cell: Id,
     id: Id,
-    capacity: intFlag(1, 1_000_000),
+    capacity: intFlag(1, MAX_CAPACITY),
     listen: HostPort,
     leaseTtlMs: intFlag(100, DAY_MS),
     heartbeatMs: intFlag(10, DAY_MS).optional(),

@@ -24,7 +24,9 @@ export const TtlMs = z
   .int()
   .positive()
   .max(24 * 3600 * 1000);
-export const Capacity = z.number().int().positive().max(1_000_000);
+/** Runtimes one worker may host at most. */
+export const MAX_CAPACITY = 1_000_000;
+export const Capacity = z.number().int().positive().max(MAX_CAPACITY);
 
 /** DHSched, or one of the three unsafe baselines of the spec's constant Protocol (comparisons only). */
 export const Protocol = z.enum(['dhsched', 'assignment_time', 'claim_only', 'workerid_only']);

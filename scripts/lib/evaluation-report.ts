@@ -32,13 +32,17 @@ const History = z.object({
   releases: z.number(),
 });
 
+/** The processes a benchmark ran. */
+const Deployment = z.object({ workers: z.number(), dispatchers: z.number() });
+const deployment = (d: z.infer<typeof Deployment>) =>
+  `${d.workers} Workers, ${d.dispatchers} Dispatch replica${d.dispatchers === 1 ? '' : 's'}`;
 const Scale = z.object({
   date: z.string(),
   paperCreateLiveP99Ms: z.number(),
   paperPushTextP99Ms: z.number(),
   paperSessions: z.number(),
   paperMigrations: z.number(),
-  system: z.object({ workers: z.number(), dispatchers: z.number(), runtime: z.string() }),
+  system: Deployment.extend({ runtime: z.string() }),
   levels: z.array(
     z.object({
       sessions: z.number(),
@@ -106,10 +110,6 @@ const KneeStep = z.object({
   endToEnd: z.object({ p99Ms: z.number() }).passthrough(),
   passed: z.boolean(),
 });
-/** The processes a load benchmark ran. */
-const Deployment = z.object({ workers: z.number(), dispatchers: z.number() });
-const deployment = (d: z.infer<typeof Deployment>) =>
-  `${d.workers} Workers, ${d.dispatchers} Dispatch replica${d.dispatchers === 1 ? '' : 's'}`;
 const Knee = z.object({
   date: z.string(),
   beforeKneePerS: z.number(),
