@@ -469,8 +469,9 @@ export class InferController {
       if (got.outcome === 'noinput') return { slot, outcome: 'no_input', inputs: [] };
       slot.cursor = got.inputs[got.inputs.length - 1]!.seq;
       released += got.inputs.length;
-      for (const { seq } of got.inputs)
-        this.events.emit('released', { session: slot.session, epoch: slot.epoch, seq });
+      if (this.events.listenerCount('released') > 0)
+        for (const { seq } of got.inputs)
+          this.events.emit('released', { session: slot.session, epoch: slot.epoch, seq });
       return { slot, outcome: 'released', inputs: got.inputs };
     });
     if (released > 0) inputsReleased.inc({ worker: this.worker }, released);

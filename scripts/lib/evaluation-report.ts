@@ -457,8 +457,8 @@ ${ownershipRows.join('\n')}
 
 ## Scale and latency
 
-\`./scripts/bench-scale\`: ${scale.system.workers} Worker processes (runtime \`${scale.system.runtime}\`),
-${scale.system.dispatchers} Dispatch replicas over gRPC, one Redis. The paper, at ${int(scale.paperSessions)} sessions in
+\`./scripts/bench-scale\`: ${deployment(scale.system)} over gRPC (runtime \`${scale.system.runtime}\`), one
+Redis. The paper, at ${int(scale.paperSessions)} sessions in
 production: CreateLive P99 ${scale.paperCreateLiveP99Ms} ms, PushText P99 ${scale.paperPushTextP99Ms} ms.
 
 | sessions | CreateLive P50 / P99 / P99.9 ms | PushText P50 / P99 / P99.9 ms | PushText/s | bytes per session | Redis commands per CreateLive / PushText | CPU ms per CreateLive / PushText |
