@@ -457,6 +457,7 @@ export class InferController {
       })),
     });
     let released = 0;
+    const announce = this.events.listenerCount('released') > 0;
     const outcomes = slots.map((slot, k): SlotRelease => {
       const got = results[k]!;
       if (got.outcome === 'lost') {
@@ -469,7 +470,7 @@ export class InferController {
       if (got.outcome === 'noinput') return { slot, outcome: 'no_input', inputs: [] };
       slot.cursor = got.inputs[got.inputs.length - 1]!.seq;
       released += got.inputs.length;
-      if (this.events.listenerCount('released') > 0)
+      if (announce)
         for (const { seq } of got.inputs)
           this.events.emit('released', { session: slot.session, epoch: slot.epoch, seq });
       return { slot, outcome: 'released', inputs: got.inputs };
