@@ -66,7 +66,7 @@ export const mutants: Mutant[] = [
     name: 'append-ignores-idempotency-key',
     breaks: 'a retried PushText is appended again',
     file: lua('appendBatch-2'),
-    find: "    if redis.call('HSETNX', reqKey, r, length + 1) == 0 then",
+    find: "    if redis.call('HSETNX', reqKey, r, seqText) == 0 then",
     replace: '    if false then',
   },
   {

@@ -34,6 +34,7 @@ export const SCRIPT_COMMANDS = [
   'rpush',
   'llen',
   'lrange',
+  'ltrim',
   'xadd',
   'xtrim',
 ];

@@ -44,18 +44,20 @@ for k = 4, #ARGV, 3 do
     traceTo(KEYS[1], KEYS[2], 'k', 'notlive', 'step', 'append', 's', s, 'ph', gen and gen.ph or 'none')
     replies[#replies + 1] = { refused }
   else
-    local length = logLength(logKey)
-    if redis.call('HSETNX', reqKey, r, length + 1) == 0 then
+    -- appended first (RPUSH tells the new length), taken back below when it must not stay
+    local seq = logAppend(logKey, r, ARGV[k + 2])
+    local seqText = decimal(seq)
+    if redis.call('HSETNX', reqKey, r, seqText) == 0 then
+      logDropLast(logKey)
       local existing = redis.call('HGET', reqKey, r)
       redis.call('HSET', reqKey, r, existing)
       traceTo(KEYS[1], KEYS[2], 'k', 'append', 's', s, 'r', r, 'q', existing, 'dup', 1)
       replies[#replies + 1] = { tonumber(existing), 1, gen.w, gen.e }
-    elseif maxQueued > 0 and length - gen.rseq >= maxQueued then
+    elseif maxQueued > 0 and seq - 1 - gen.rseq >= maxQueued then
+      logDropLast(logKey)
       redis.call('HDEL', reqKey, r)
       replies[#replies + 1] = { Code.QUEUE_FULL }
     else
-      local seq = length + 1
-      redis.call('RPUSH', logKey, r, ARGV[k + 2])
       traceTo(KEYS[1], KEYS[2], 'k', 'append', 's', s, 'r', r, 'q', seq, 'dup', 0)
       local list = told[gen.w]
       if list == nil then
@@ -65,10 +67,10 @@ for k = 4, #ARGV, 3 do
       end
       if at[s] == nil then
         list[#list + 1] = s
-        list[#list + 1] = seq
+        list[#list + 1] = seqText
         at[s] = #list
       else
-        list[at[s]] = seq
+        list[at[s]] = seqText
       end
       replies[#replies + 1] = { seq, 0, gen.w, gen.e }
     end

@@ -78,13 +78,13 @@ for k = 5, #ARGV, 4 do
       replies[#replies + 1] = { Code.NO_INPUT, from, none }
     else
       for seq = from + again + 1, last do
-        audit(KEYS[1], KEYS[2], 'k', 'release', 's', s, 'w', w, 'e', epoch, 'q', seq)
+        audit(KEYS[1], KEYS[2], 'k', 'release', 's', s, 'w', w, 'e', epoch, 'q', decimal(seq))
       end
       if last > from + again then
         if sameMover then
-          redis.call('HSET', genKey, 'rseq', last, 'rfrom', ARGV[k + 3])
+          redis.call('HSET', genKey, 'rseq', decimal(last), 'rfrom', ARGV[k + 3])
         else
-          redis.call('HSET', genKey, 'rseq', last, 'rw', w, 're', epoch, 'rfrom', ARGV[k + 3])
+          redis.call('HSET', genKey, 'rseq', decimal(last), 'rw', w, 're', epoch, 'rfrom', ARGV[k + 3])
         end
       end
       if waiting > max then

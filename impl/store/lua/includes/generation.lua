@@ -3,15 +3,16 @@
 -- so that one read serves a release: the cursor rseq (0 before any release), the generation (rw, re)
 -- that moved it, and rfrom, the cursor the batch that moved it began at. `fields`: how many of w, e, ph,
 -- rseq, i, rw, re, rfrom it reads, in that order (the rest are nil, rseq, re and rfrom 0); absent: 3, the
--- generation alone. A field read costs a script about half a microsecond, and a push reads two hashes.
+-- generation alone. A field read costs a script about half a microsecond, and a push reads two hashes;
+-- a field not read is not parsed either (tonumber costs as much as reading it).
 local GENERATION_FIELDS = { 'w', 'e', 'ph', 'rseq', 'i', 'rw', 're', 'rfrom' }
 local function readGeneration(genKey, fields)
   local g = redis.call('HMGET', genKey, unpack(GENERATION_FIELDS, 1, fields or 3))
   if not g[1] then
     return nil
   end
-  return { w = g[1], e = tonumber(g[2]), ph = g[3], rseq = tonumber(g[4] or '0'), i = g[5] or nil,
-    rw = g[6] or nil, re = tonumber(g[7] or '0'), rfrom = tonumber(g[8] or '0') }
+  return { w = g[1], e = tonumber(g[2]), ph = g[3], rseq = g[4] and tonumber(g[4]) or 0, i = g[5] or nil,
+    rw = g[6] or nil, re = g[7] and tonumber(g[7]) or 0, rfrom = g[8] and tonumber(g[8]) or 0 }
 end
 
 -- Live(s): the session is placed and not closed.
