@@ -1,9 +1,9 @@
 /**
  * The knee benchmark (scripts/bench-knee.ts): one system (real processes, one Redis) grown to N live
  * sessions, then an offered-load sweep of PushText, for each ingress (the PushTextStream, the unary
- * call): at each step the achieved rate, latency percentiles, refusals, CPU per request of every process
- * group (the load client included), and the end-to-end latency from a push to its input's release by the
- * runtime (the release's audit entry, whose id is Redis's clock: the same machine's). The knee is the
+ * call; each warmed up first at its first rate, unmeasured, as a long-lived deployment is): at each
+ * step the achieved rate, latency percentiles, refusals, CPU per request of every process group (the
+ * load client included), and the end-to-end latency from a push to its input's release by the runtime (the release's audit entry, whose id is Redis's clock: the same machine's). The knee is the
  * highest step up to which every step passed: P99 at most the paper's PushText P99 with nothing refused,
  * failed or left unsent (a step that fails ends it, even below one that passes).
  */
@@ -17,6 +17,7 @@ import {
   BenchSystem,
   type Ingress,
   LOAD_BENCH_DEPLOYMENT,
+  WARM_UP_SECONDS,
   loadBenchSettings,
 } from '../bench-scale/system.js';
 
@@ -35,6 +36,8 @@ export const KneeOptions = z.object({
     .min(1)
     .default(['stream', 'unary']),
   stepSeconds: z.number().positive().default(10),
+  /** Before an ingress's first step, PushText at its first rate for this long, unmeasured. */
+  warmUpSeconds: z.number().min(0).default(WARM_UP_SECONDS),
   idleSeconds: z.number().positive().default(5),
   workers: positive(64).default(LOAD_BENCH_DEPLOYMENT.workers),
   dispatchers: positive(16).default(LOAD_BENCH_DEPLOYMENT.dispatchers),
@@ -129,6 +132,8 @@ export async function runBenchKnee(options: KneeOptions, progress: Progress = ()
     await delay(o.idleSeconds * 1000);
     const idle = delta(idleBefore, await bench.snapshot());
     for (const ingress of o.ingress) {
+      if (o.warmUpSeconds > 0)
+        await bench.warmUp(o.rates[0]!, o.warmUpSeconds, ingress, o.settleSeconds * 1000);
       for (const rate of o.rates) {
         const s = await step(bench, o, ingress, rate, idle);
         steps.push(s);
@@ -173,6 +178,7 @@ export async function runBenchKnee(options: KneeOptions, progress: Progress = ()
         'one load process: unary calls round-robin over the replicas, or one PushTextStream per replica',
       host: { cpus: os.cpus().length, memoryGiB: r1(os.totalmem() / 2 ** 30), node: process.version },
       stepSeconds: o.stepSeconds,
+      warmUpSeconds: o.warmUpSeconds,
       targetP99Ms: o.targetP99Ms,
     },
     knee: Object.fromEntries(o.ingress.map((i) => [i, kneeOf(i)])),

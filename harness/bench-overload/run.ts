@@ -1,6 +1,6 @@
 /**
- * The overload benchmark (scripts/bench-overload.ts): one system grown to N live sessions, then PushText
- * offered at 3× the knee for a while (overload), then at 0.5× the knee (recovery), open loop: refused
+ * The overload benchmark (scripts/bench-overload.ts): one system grown to N live sessions and warmed up
+ * at the recovery rate (unmeasured), then PushText offered at 3× the knee for a while (overload), then at 0.5× the knee (recovery), open loop: refused
  * calls are counted, not retried, so the offered load stays what it says. Reported: how fast refusals are
  * answered, the admitted calls' latency during the overload, leases of live workers that lapsed (an
  * incarnation that changed: the worker registered again), inputs lost (appended, never released), and
@@ -19,6 +19,7 @@ import {
   CELL,
   type Ingress,
   LOAD_BENCH_DEPLOYMENT,
+  WARM_UP_SECONDS,
   loadBenchSettings,
 } from '../bench-scale/system.js';
 
@@ -33,6 +34,8 @@ export const OverloadOptions = z.object({
   recoveryFactor: z.number().positive().default(0.5),
   overloadSeconds: z.number().positive().default(60),
   recoverySeconds: z.number().positive().default(60),
+  /** Before the overload, PushText at the recovery rate for this long, unmeasured. */
+  warmUpSeconds: z.number().min(0).default(WARM_UP_SECONDS),
   workers: positive(64).default(LOAD_BENCH_DEPLOYMENT.workers),
   dispatchers: positive(16).default(LOAD_BENCH_DEPLOYMENT.dispatchers),
   createRate: positive(100_000).default(2000),
@@ -81,6 +84,8 @@ export async function runBenchOverload(options: OverloadOptions, progress: Progr
     const before = await incarnations(bench);
     const overloadRate = Math.round(o.knee * o.overloadFactor);
     const recoveryRate = Math.round(o.knee * o.recoveryFactor);
+    if (o.warmUpSeconds > 0)
+      await bench.warmUp(recoveryRate, o.warmUpSeconds, ingress, o.settleSeconds * 1000);
     const overload = await bench.push(overloadRate, delay(o.overloadSeconds * 1000), ingress);
     const ended = performance.now();
     const perSecond = new PerSecond(ended);
@@ -115,6 +120,7 @@ export async function runBenchOverload(options: OverloadOptions, progress: Progr
         dispatchers: o.dispatchers,
         ingress,
         knee: o.knee,
+        warmUpSeconds: o.warmUpSeconds,
         host: { cpus: os.cpus().length, memoryGiB: r1(os.totalmem() / 2 ** 30), node: process.version },
         client: 'open loop: refused calls are counted, not retried',
       },

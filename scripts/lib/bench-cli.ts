@@ -6,14 +6,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { type Command, Option } from 'commander';
 import { z } from 'zod';
-import { LOAD_BENCH_DEPLOYMENT } from '../../harness/bench-scale/system.js';
+import { LOAD_BENCH_DEPLOYMENT, WARM_UP_SECONDS } from '../../harness/bench-scale/system.js';
 import { integer, option } from '../../impl/cli/flags.js';
 
 export const positive = integer(1);
 /** How the load client sends PushText. */
 export const ingress = { words: 'stream or unary', schema: z.enum(['stream', 'unary']) };
 
-/** The flags of the system a load benchmark grows: --sessions, --workers, --dispatchers, --create-rate. */
+/**
+ * The flags of the system a load benchmark grows: --sessions, --workers, --dispatchers, --create-rate,
+ * and --warm-up-seconds before it measures.
+ */
 export function systemOptions(cli: Command): Command {
   return cli
     .addOption(option('--sessions <n>', 'live sessions', positive).default(10_000))
@@ -23,6 +26,13 @@ export function systemOptions(cli: Command): Command {
     )
     .addOption(
       option('--create-rate <n>', 'CreateLive calls per second while growing', positive).default(2000),
+    )
+    .addOption(
+      option(
+        '--warm-up-seconds <s>',
+        'PushText, unmeasured, before the first measurement (0: none)',
+        integer(0, 600),
+      ).default(WARM_UP_SECONDS),
     );
 }
 
