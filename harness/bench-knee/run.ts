@@ -3,8 +3,9 @@
  * sessions, then an offered-load sweep of PushText, for each ingress (the PushTextStream, the unary
  * call; each warmed up first at its first rate, unmeasured, as a long-lived deployment is): at each
  * step the achieved rate, latency percentiles, refusals, CPU per request of every process group (the
- * load client included), and the end-to-end latency from a push to its input's release by the runtime (the release's audit entry, whose id is Redis's clock: the same machine's). The knee is the
- * highest step up to which every step passed: P99 at most the paper's PushText P99 with nothing refused,
+ * load client included), and the end-to-end latency from a push to its input's release by the runtime
+ * (the release's audit entry, whose id is Redis's clock: the same machine's). The knee is the highest
+ * step up to which every step passed: P99 at most the paper's PushText P99 with nothing refused,
  * failed or left unsent (a step that fails ends it, even below one that passes).
  */
 import os from 'node:os';

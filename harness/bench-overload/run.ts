@@ -1,11 +1,11 @@
 /**
  * The overload benchmark (scripts/bench-overload.ts): one system grown to N live sessions and warmed up
- * at the recovery rate (unmeasured), then PushText offered at 3× the knee for a while (overload), then at 0.5× the knee (recovery), open loop: refused
- * calls are counted, not retried, so the offered load stays what it says. Reported: how fast refusals are
- * answered, the admitted calls' latency during the overload, leases of live workers that lapsed (an
- * incarnation that changed: the worker registered again), inputs lost (appended, never released), and
- * how long after the overload ends the P99 of a second is first back under the paper's PushText P99 (and
- * which later seconds went over it again).
+ * at the recovery rate (unmeasured), then PushText offered at 3× the knee for a while (overload), then
+ * at 0.5× the knee (recovery), open loop: refused calls are counted, not retried, so the offered load
+ * stays what it says. Reported: how fast refusals are answered, the admitted calls' latency during the
+ * overload, leases of live workers that lapsed (an incarnation that changed: the worker registered
+ * again), inputs lost (appended, never released), and how long after the overload ends the P99 of a
+ * second is first back under the paper's PushText P99 (and which later seconds went over it again).
  */
 import os from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';

@@ -7,7 +7,7 @@
       write makes a following WAIT cover the original append, even one made on another
       connection.
     - A new request id is refused QUEUE_FULL while the session already has maxQueued inputs
-      appended and not released (ARGV[3]; 0: no limit). The refusal writes nothing and is not
+      appended and not released (ARGV[3]; 0: no limit). The refusal leaves nothing written and is not
       traced: the spec's PushText has no such bound (a client retries it later).
     - Otherwise the input is appended at seq = length + 1.
   Each owner is told once, on its stream (ARGV[2] .. owner, same hash tag), of the last seq
