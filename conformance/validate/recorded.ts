@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import { z } from 'zod';
 import { type HistorySummary, checkHistory } from '../../harness/history.js';
-import { type TraceEntry, traceEntry } from '../../impl/store/steps.js';
+import { type TraceEntry, traceEntries } from '../../impl/store/steps.js';
 import { type RunInfo, type Verdict, validateTrace } from './validate.js';
 import { issuesText } from '../../impl/common/issues.js';
 
@@ -35,7 +35,7 @@ export interface Judgement {
 
 /** The spec's verdict on the run's trace and the history checker's. */
 export function judge(run: RecordedRun): Judgement {
-  const trace = run.stream.map(([id, flat]) => traceEntry(id, flat));
+  const trace = run.stream.flatMap(([id, flat]) => traceEntries(id, flat));
   const info: RunInfo = { sessions: run.sessions, workers: run.workers, capacity: run.capacity };
   return {
     trace,

@@ -16,7 +16,7 @@ import { type RedisClient, loadScriptShas, queueEvalsha, readReply } from '../..
 import {
   type TraceEntry,
   type Store,
-  traceEntry,
+  traceEntries,
   configureCell,
   openStore,
   readLoadView,
@@ -323,7 +323,8 @@ export class BenchSystem {
     for (let after = sinceMs > 0 ? `${sinceMs - 1}-18446744073709551615` : '0'; ;) {
       const rows = await this.observer.xrange(key, `(${after}`, '+', 'COUNT', AUDIT_PAGE);
       if (rows.length === 0) return out;
-      out.push(...rows.map(([id, flat]) => traceEntry(id, flat)));
+      // a release batch's entry is many releases: a loop, not push(...), whose arguments the stack bounds
+      for (const [id, flat] of rows) for (const e of traceEntries(id, flat)) out.push(e);
       after = rows[rows.length - 1]![0];
     }
   }

@@ -42,7 +42,10 @@ export interface CellKeys {
   readonly workers: string;
   /** Hash of the cell's settings: audit (1 or 0). */
   readonly config: string;
-  /** Stream of audited steps when config.audit = 1: commits (k, s, w, e, from), closes (k, s, w, e), releases (k, s, w, e, q). */
+  /**
+   * Stream of audited steps when config.audit = 1: commits (k, s, w, e, from), closes (k, s, w, e), and
+   * one entry per release batch (k = releases, w, a = "s e first last ..."; older streams: k = release, s, w, e, q).
+   */
   readonly audit: string;
   /** Set of draining workers. */
   readonly draining: string;

@@ -372,6 +372,24 @@ describe('releaseBatch', () => {
     ]);
   });
 
+  it('audits the batch as one entry, read back as one release per input in the order released', async () => {
+    const c = await twoOnW1();
+    await steps.configureCell(f.store, { cell: f.cell, audit: true });
+    await c.batch('w1', [
+      ['s2', 1, 0],
+      ['s1', 1, 0],
+    ]);
+    const rows = await f.redis.xrange(cellKeys(f.cell).audit, '-', '+');
+    expect(rows.map(([, flat]) => flat)).toEqual([['k', 'releases', 'w', 'w1', 'a', 's2 1 1 2 s1 1 1 2']]);
+    const releases = await steps.readAudit(f.store, { cell: f.cell });
+    expect(releases.map((a) => a.kind === 'release' && [a.id, a.session, a.seq])).toEqual([
+      [rows[0]![0], 's2', 1],
+      [rows[0]![0], 's2', 2],
+      [rows[0]![0], 's1', 1],
+      [rows[0]![0], 's1', 2],
+    ]);
+  });
+
   it('takes at most `max` inputs of a runtime; nothing waiting is no input', async () => {
     const c = await twoOnW1();
     const [first] = await c.batch('w1', [['s1', 1, 0]], 1);
@@ -414,6 +432,21 @@ describe('releaseBatch', () => {
     expect(await c.batch('w1', [['s2', 1, 0]])).toEqual([{ outcome: 'lost' }]);
     expect(await c.batch('w2', [['s1', 1, 0]])).toEqual([{ outcome: 'lost' }]);
     expect(await refusal(c.batch('w1', []))).toBe('INVALID_INPUT');
+  });
+});
+
+describe('traceEntries', () => {
+  it('reads a release entry of one input, as streams written before release batches hold them', () => {
+    expect(steps.traceEntries('1-0', ['k', 'release', 's', 's1', 'w', 'w1', 'e', '2', 'q', '3'])).toEqual([
+      { id: '1-0', kind: 'release', session: 's1', worker: 'w1', epoch: 2, seq: 3 },
+    ]);
+  });
+
+  it('refuses a release batch entry that does not list s e first last per runtime, saying which', () => {
+    const read = (a: string) => () => steps.traceEntries('1-0', ['k', 'releases', 'w', 'w1', 'a', a]);
+    expect(read('s1 1 1')).toThrow(/entry 1-0 .* is malformed: a is not "s e first last" per runtime/);
+    expect(read('s1 1 1 2 s2 1 3 2')).toThrow(/malformed: a's runtime 2: it: inputs first \.\. last/);
+    expect(read('s1 x 1 2')).toThrow(/malformed: a's runtime 1: e: /);
   });
 });
 

@@ -759,6 +759,7 @@ const TraceFields = z.discriminatedUnion('k', [
   z.object({ k: z.literal('commit'), s: Str, w: Str, e: Num, from: Str }),
   z.object({ k: z.literal('close'), s: Str, w: Str, e: Num }),
   z.object({ k: z.literal('release'), ...Runtime, q: Num }),
+  z.object({ k: z.literal('releases'), w: Str, a: Str }),
   z.object({ k: z.literal('refused'), s: Str, w: Str, from: Str, e: Num, code: AdmissionCode }),
   z.object({ k: z.literal('claim'), ...Runtime, ok: z.enum(['claimed', 'again', 'stale']) }),
   z.object({ k: z.literal('reconstruct'), ...Runtime, q: Num }),
@@ -795,21 +796,44 @@ export function streamFields(flat: string[]): Record<string, string | undefined>
   return fields;
 }
 
-/** An audit stream entry as XRANGE returns it, read as the step it records. */
-export function traceEntry(id: string, flat: string[]): TraceEntry {
-  const fields = streamFields(flat);
-  const parsed = TraceFields.safeParse(fields);
-  if (!parsed.success) {
-    const why = issuesText(parsed.error, 'entry');
-    throw new Error(`audit stream entry ${id} (${flat.join(' ')}) is malformed: ${why}`);
-  }
+/** One runtime of a release batch's audit entry: s, e, and the inputs first .. last it released. */
+const ReleasedRun = z
+  .object({ s: Str.min(1), e: Num, first: Num, last: Num })
+  .refine(({ first, last }) => 0 < first && first <= last, 'inputs first .. last, 0 < first <= last');
+
+/**
+ * An audit stream entry as XRANGE returns it, read as the steps it records: one, or a release batch's
+ * releases, one per input, in the order the batch released them.
+ */
+export function traceEntries(id: string, flat: string[]): TraceEntry[] {
+  const malformed = (why: string) =>
+    new Error(`audit stream entry ${id} (${flat.join(' ')}) is malformed: ${why}`);
+  const parsed = TraceFields.safeParse(streamFields(flat));
+  if (!parsed.success) throw malformed(issuesText(parsed.error, 'entry'));
   const f = parsed.data;
+  if (f.k !== 'releases') return [stepOf(id, f)];
+  // a lists "s e first last" per runtime
+  const words = f.a.split(' ');
+  if (words.length % 4 !== 0) throw malformed('a is not "s e first last" per runtime');
+  const releases: TraceEntry[] = [];
+  for (let k = 0; k < words.length; k += 4) {
+    const [s, e, first, last] = words.slice(k, k + 4);
+    const run = ReleasedRun.safeParse({ s, e, first, last });
+    if (!run.success) throw malformed(`a's runtime ${k / 4 + 1}: ${issuesText(run.error, 'it')}`);
+    for (let seq = run.data.first; seq <= run.data.last; seq++)
+      releases.push({ id, kind: 'release', session: run.data.s, worker: f.w, epoch: run.data.e, seq });
+  }
+  return releases;
+}
+
+function stepOf(id: string, f: Exclude<z.output<typeof TraceFields>, { k: 'releases' }>): TraceEntry {
   const runtime = (r: { s: string; w: string; e: number }) => ({ session: r.s, worker: r.w, epoch: r.e });
   switch (f.k) {
     case 'commit':
       return { id, kind: 'commit', session: f.s, worker: f.w, epoch: f.e, from: f.from };
     case 'close':
       return { id, kind: 'close', session: f.s, worker: f.w, epoch: f.e };
+    // 'release': one input, as streams written before release batches had one entry each hold it
     case 'release':
     case 'reconstruct':
     case 'lost':
@@ -848,7 +872,7 @@ export async function readTrace(
   store: Store,
   args: { cell: string; afterId?: string },
 ): Promise<TraceEntry[]> {
-  return (await readTraceRows(store, args)).map(([id, flat]) => traceEntry(id, flat));
+  return (await readTraceRows(store, args)).flatMap(([id, flat]) => traceEntries(id, flat));
 }
 
 /** readTrace's entries as the stream holds them (id, flat field list): what a recorded run keeps. */
@@ -865,7 +889,7 @@ const isAudited = (e: TraceEntry): e is AuditEntry =>
 
 /** The commits, closes and releases of audit stream entries as XRANGE returns them. */
 export function auditOf(rows: [id: string, fields: string[]][]): AuditEntry[] {
-  return rows.map(([id, flat]) => traceEntry(id, flat)).filter(isAudited);
+  return rows.flatMap(([id, flat]) => traceEntries(id, flat)).filter(isAudited);
 }
 
 /** The history in the cell's audit stream after `afterId`: its commits, closes and releases, in order. */

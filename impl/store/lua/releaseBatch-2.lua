@@ -17,8 +17,10 @@
   Unsafe baselines (ARGV[3], spec constant Protocol), for comparisons only:
     - assignment_time, claim_only: nothing is checked; any appended input is released.
     - workerid_only: the epoch and the incarnation are not compared.
-  With auditing on, each release is appended to the cell's audit stream (k = release); with
-  tracing on, a refusal too (k = lost: lost authority; k = noinput).
+  With auditing on, the batch's releases are appended to the cell's audit stream as one entry
+  (k = releases, w, a = "s e first last s e first last ...": runtime (s, e) released inputs
+  first .. last), after the batch's refusals; with tracing on, each refusal is an entry of its
+  own (k = lost: lost authority; k = noinput).
 
   KEYS[1] config    KEYS[2] audit
   ARGV[1] the cell's key prefix    ARGV[2] w
@@ -42,6 +44,8 @@
 local prefix, w, protocol, max = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
 local none = {}
 local replies = {}
+-- per runtime that released inputs: s, e, first, last
+local released = {}
 for k = 5, #ARGV, 4 do
   local s, epoch, incarnation, from = ARGV[k], ARGV[k + 1], ARGV[k + 2], tonumber(ARGV[k + 3])
   local e = tonumber(epoch)
@@ -77,14 +81,14 @@ for k = 5, #ARGV, 4 do
       traceTo(KEYS[1], KEYS[2], 'k', 'noinput', 's', s, 'w', w, 'e', epoch, 'q', from + 1)
       replies[#replies + 1] = { Code.NO_INPUT, from, none }
     else
-      for seq = from + again + 1, last do
-        audit(KEYS[1], KEYS[2], 'k', 'release', 's', s, 'w', w, 'e', epoch, 'q', decimal(seq))
-      end
       if last > from + again then
+        local lastText, n = decimal(last), #released
+        released[n + 1], released[n + 2], released[n + 3], released[n + 4] =
+          s, epoch, decimal(from + again + 1), lastText
         if sameMover then
-          redis.call('HSET', genKey, 'rseq', decimal(last), 'rfrom', ARGV[k + 3])
+          redis.call('HSET', genKey, 'rseq', lastText, 'rfrom', ARGV[k + 3])
         else
-          redis.call('HSET', genKey, 'rseq', decimal(last), 'rw', w, 're', epoch, 'rfrom', ARGV[k + 3])
+          redis.call('HSET', genKey, 'rseq', lastText, 'rw', w, 're', epoch, 'rfrom', ARGV[k + 3])
         end
       end
       if waiting > max then
@@ -94,5 +98,8 @@ for k = 5, #ARGV, 4 do
       replies[#replies + 1] = { 1, from + waiting, entries }
     end
   end
+end
+if #released > 0 then
+  audit(KEYS[1], KEYS[2], 'k', 'releases', 'w', w, 'a', table.concat(released, ' '))
 end
 return replies
