@@ -89,7 +89,8 @@ async function step(
   const errors = Object.values(load.errors).reduce((a, n) => a + n, 0);
   const refusals = load.errors['RESOURCE_EXHAUSTED'] ?? 0;
   const achieved = r1(load.ok / load.seconds);
-  const cost = perRequest(delta(before, after), idle, Math.max(1, load.ok));
+  const window = delta(before, after);
+  const cost = perRequest(window, idle, Math.max(1, load.ok));
   const passed =
     latency.p99Ms <= o.targetP99Ms && errors === 0 && load.skipped === 0 && achieved >= 0.95 * rate;
   return {
@@ -111,6 +112,8 @@ async function step(
     endToEnd: { ...e2e, sessionsNotReleased: lagging },
     /** The worst event-loop delay of each group's processes over the step. */
     loopDelayMs,
+    /** The host's kernel threads over the step, which took a core from the system while they ran. */
+    hostKernelThreads: window.kernel,
     passed,
   };
 }
@@ -140,7 +143,8 @@ export async function runBenchKnee(options: KneeOptions, progress: Progress = ()
         steps.push(s);
         progress(
           `  ${ingress} ${rate}/s: ${s.achievedPerS}/s, P50 ${s.p50Ms} P99 ${s.p99Ms} ms, ` +
-            `refused ${s.refusals}, CPU ${s.cpuMsPerRequest.all} ms, end to end P99 ${s.endToEnd.p99Ms} ms` +
+            `refused ${s.refusals}, CPU ${s.cpuMsPerRequest.all} ms, end to end P99 ${s.endToEnd.p99Ms} ms, ` +
+            `kernel threads ${s.hostKernelThreads.msPerS} ms/s` +
             (s.passed ? '' : '  (past the knee)'),
         );
         if (!s.passed && o.stopAtFailure) break;

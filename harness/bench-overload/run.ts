@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { readLoadView } from '../../impl/store/steps.js';
 import { checkHistory } from '../history.js';
 import { Latencies } from '../bench-scale/latency.js';
+import { delta } from '../bench-scale/probes.js';
 import { PAPER } from '../bench-scale/run.js';
 import {
   BenchSystem,
@@ -86,7 +87,9 @@ export async function runBenchOverload(options: OverloadOptions, progress: Progr
     const recoveryRate = Math.round(o.knee * o.recoveryFactor);
     if (o.warmUpSeconds > 0)
       await bench.warmUp(recoveryRate, o.warmUpSeconds, ingress, o.settleSeconds * 1000);
+    const overloadFrom = await bench.snapshot();
     const overload = await bench.push(overloadRate, delay(o.overloadSeconds * 1000), ingress);
+    const recoveryFrom = await bench.snapshot();
     const ended = performance.now();
     const perSecond = new PerSecond(ended);
     progress(
@@ -100,6 +103,7 @@ export async function runBenchOverload(options: OverloadOptions, progress: Progr
       undefined,
       (at, ms) => perSecond.add(at, ms),
     );
+    const recoveryTo = await bench.snapshot();
     const lagging = await bench.settle(o.settleSeconds * 1000);
     const after = await incarnations(bench);
     const lapsed = [...before].filter(([w, i]) => (after.get(w) ?? i) !== i).map(([w]) => w);
@@ -133,6 +137,8 @@ export async function runBenchOverload(options: OverloadOptions, progress: Progr
         refusalLatency: summary(overload.refusalLatency),
         errors: overload.errors,
         notSent: overload.skipped,
+        /** The host's kernel threads meanwhile, which took a core from the system while they ran. */
+        hostKernelThreads: delta(overloadFrom, recoveryFrom).kernel,
       },
       recovery: {
         offeredPerS: recoveryRate,
@@ -144,6 +150,7 @@ export async function runBenchOverload(options: OverloadOptions, progress: Progr
         /** The seconds after that one whose P99 was over the target again. */
         secondsOverTargetAfter: p99s.filter(([k, p99]) => k > recoveredAt && p99 > o.targetP99Ms),
         p99PerSecond: p99s,
+        hostKernelThreads: delta(recoveryFrom, recoveryTo).kernel,
       },
       leasesLapsed: lapsed.length,
       lapsedWorkers: lapsed,

@@ -1,7 +1,15 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { serveMetrics } from '../../impl/common/metrics.js';
-import { LOOP_DELAY_RESOLUTION_MS, ownLoopDelay, scrapeLoopDelay, worstLoopDelay } from './probes.js';
+import {
+  LOOP_DELAY_RESOLUTION_MS,
+  type Snapshot,
+  delta,
+  kernelThreads,
+  ownLoopDelay,
+  scrapeLoopDelay,
+  worstLoopDelay,
+} from './probes.js';
 
 /** Keeps the event loop from running anything for `ms`. */
 function block(ms: number): void {
@@ -40,5 +48,36 @@ describe('event-loop delay', () => {
     };
     expect(ownLoopDelay(early)).toEqual({ p99Ms: 0, maxMs: 0 });
     expect(worstLoopDelay([ownLoopDelay(ticks), { p99Ms: 5, maxMs: 1 }])).toEqual({ p99Ms: 5, maxMs: 15 });
+  });
+});
+
+describe('the host’s kernel threads', () => {
+  it('reads kthreadd and its children by name/pid, and no user process', () => {
+    const threads = kernelThreads();
+    expect(threads.has('kthreadd/2')).toBe(true);
+    expect(threads.size).toBeGreaterThan(1);
+    expect([...threads.keys()].filter((k) => k.endsWith(`/${process.pid}`))).toEqual([]);
+    for (const cpuS of threads.values()) expect(cpuS).toBeGreaterThanOrEqual(0);
+  });
+
+  it('a window’s CPU ms per second: all of them, and the busiest; one that appeared meanwhile counts from then', () => {
+    const at = (atMs: number, kernel: [string, number][]): Snapshot => ({
+      atMs,
+      redis: { calls: new Map(), usedMemoryBytes: 0, rssBytes: 0, cpuS: 0, pid: 0 },
+      groups: {},
+      kernel: new Map(kernel),
+    });
+    const window = delta(
+      at(0, [
+        ['kdamond.0/83', 1],
+        ['ksoftirqd/0/14', 0.5],
+      ]),
+      at(2000, [
+        ['kdamond.0/83', 1.05],
+        ['ksoftirqd/0/14', 0.51],
+        ['kworker/1:0/99', 0.002],
+      ]),
+    );
+    expect(window.kernel).toEqual({ msPerS: 30, busiest: 'kdamond.0/83', busiestMsPerS: 25 });
   });
 });

@@ -21,6 +21,31 @@ export function procStat(pid: number): { cpuS: number; rssBytes: number } {
   return { cpuS, rssBytes: Number(rss?.[1] ?? 0) * 1024 };
 }
 
+/**
+ * CPU seconds of each kernel thread (a child of kthreadd, pid 2), keyed `name/pid`: the host's own work,
+ * which takes a core from the system while it runs. On this project's 2-core VM, DAMON's kdamond runs
+ * every ~0.55 s for tens of ms (more with more memory in use), and a push in flight then waits.
+ */
+export function kernelThreads(): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // it exited meanwhile
+    }
+    const close = stat.lastIndexOf(')');
+    const fields = stat.slice(close + 2).split(' ');
+    // fields[1]: the parent's pid
+    if (entry !== '2' && fields[1] !== '2') continue;
+    const name = stat.slice(stat.indexOf('(') + 1, close);
+    out.set(`${name}/${entry}`, (Number(fields[11]) + Number(fields[12])) / TICKS_PER_S);
+  }
+  return out;
+}
+
 /** The `name:value` lines of an INFO section as numbers where they are numbers. */
 function infoFields(text: string): Map<string, string> {
   const out = new Map<string, string>();
@@ -63,6 +88,8 @@ export interface Snapshot {
   redis: RedisStats;
   /** CPU seconds and RSS by process group (workers, dispatchers, sink) and of the bench itself. */
   groups: Record<string, { cpuS: number; rssBytes: number }>;
+  /** CPU seconds of each of the host's kernel threads. */
+  kernel: Map<string, number>;
 }
 
 export async function snapshot(
@@ -79,14 +106,18 @@ export async function snapshot(
   }
   const self = process.cpuUsage();
   out['bench'] = { cpuS: (self.user + self.system) / 1e6, rssBytes: process.memoryUsage().rss };
-  return { atMs: performance.now(), redis: await redisStats(redis), groups: out };
+  return { atMs: performance.now(), redis: await redisStats(redis), groups: out, kernel: kernelThreads() };
 }
+
+const r2 = (x: number) => Math.round(x * 100) / 100;
 
 /** Command calls and CPU seconds between two snapshots. */
 export interface Delta {
   seconds: number;
   calls: Map<string, number>;
   cpuS: Record<string, number>;
+  /** The kernel threads' CPU ms per second, all of them and the busiest one. */
+  kernel: { msPerS: number; busiest: string; busiestMsPerS: number };
 }
 
 export function delta(a: Snapshot, b: Snapshot): Delta {
@@ -97,10 +128,17 @@ export function delta(a: Snapshot, b: Snapshot): Delta {
   }
   const cpuS: Record<string, number> = { redis: b.redis.cpuS - a.redis.cpuS };
   for (const [name, g] of Object.entries(b.groups)) cpuS[name] = g.cpuS - (a.groups[name]?.cpuS ?? 0);
-  return { seconds: (b.atMs - a.atMs) / 1000, calls, cpuS };
+  const seconds = (b.atMs - a.atMs) / 1000;
+  const kernel = { msPerS: 0, busiest: '', busiestMsPerS: 0 };
+  for (const [thread, s] of b.kernel) {
+    const msPerS = ((s - (a.kernel.get(thread) ?? s)) * 1000) / seconds;
+    kernel.msPerS += msPerS;
+    if (msPerS > kernel.busiestMsPerS) Object.assign(kernel, { busiest: thread, busiestMsPerS: msPerS });
+  }
+  kernel.msPerS = r2(kernel.msPerS);
+  kernel.busiestMsPerS = r2(kernel.busiestMsPerS);
+  return { seconds, calls, cpuS, kernel };
 }
-
-const r2 = (x: number) => Math.round(x * 100) / 100;
 
 /**
  * Per request over a window (`allIn`: everything over the window), and net of the background (lease renewals, load publishing and refresh,
