@@ -44,7 +44,8 @@ export interface CellKeys {
   readonly config: string;
   /**
    * Stream of audited steps when config.audit = 1: commits (k, s, w, e, from), closes (k, s, w, e), and
-   * one entry per release batch (k = releases, w, a = "s e first last ..."; older streams: k = release, s, w, e, q).
+   * one entry per release batch (k = releases, w, a = "s e first last ..."); older streams hold one
+   * entry per release (k = release, s, w, e, q).
    */
   readonly audit: string;
   /** Set of draining workers. */
