@@ -162,14 +162,14 @@ function validate<S extends z.ZodTypeAny>(schema: S, input: unknown, step: strin
   return r.data;
 }
 
+/** Every step's input names its cell: the cell's keys come from it. */
+type CellInput = z.ZodType<{ cell: string }, unknown>;
+
 /**
  * One store step, declared once: the script it runs (lua/<name>-<keys>.lua), its input, the KEYS and ARGV
  * built from the validated input, the reply's schema and what the caller gets. `writes`: a mutating step,
  * acknowledged after WAIT when the store waits for replicas.
  */
-/** Every step's input names its cell: the cell's keys come from it. */
-type CellInput = z.ZodType<{ cell: string }, unknown>;
-
 interface StepDeclaration<S extends CellInput, R, T> {
   name: Step;
   input: S;
