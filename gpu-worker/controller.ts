@@ -646,14 +646,11 @@ export class InferController {
   }
 
   /** Input seq of the session was appended (a stream entry): its runtimes ask the store now. */
-  deliver(session: string, seq: number): RuntimeReply {
-    let newest: RuntimeSlot | undefined;
+  deliver(session: string, seq: number): void {
     for (const slot of this.slotsOf(session)) {
-      slot.appended = Math.max(slot.appended, seq);
+      if (seq > slot.appended) slot.appended = seq;
       this.markDue(slot);
-      if (!newest || slot.epoch > newest.epoch) newest = slot;
     }
-    return newest?.reply() ?? absent(0);
   }
 
   /** Revoke: the generation was superseded. Revalidates now under dhsched; the baselines do not fence. */

@@ -20,6 +20,7 @@ import {
   LOAD_BENCH_DEPLOYMENT,
   WARM_UP_SECONDS,
   loadBenchSettings,
+  sessionId,
 } from '../bench-scale/system.js';
 
 const positive = (max: number) => z.number().int().min(1).max(max);
@@ -60,6 +61,36 @@ const r1 = (x: number) => Math.round(x * 10) / 10;
 
 export type Progress = (line: string) => void;
 
+/**
+ * When each push of a step was sent, kept in typed arrays while the step runs (a Map of 200,000 string
+ * keys grew the load client's heap and its scavenges); looked up by (session, seq) once it is over.
+ */
+class SentLog {
+  /** session index, seq, sent at: three numbers a push */
+  private rows = new Float64Array(3 << 16);
+  private n = 0;
+
+  add(sessionIndex: number, seq: number, sentAt: number): void {
+    if (this.n + 3 > this.rows.length) {
+      const grown = new Float64Array(this.rows.length * 2);
+      grown.set(this.rows);
+      this.rows = grown;
+    }
+    this.rows[this.n++] = sessionIndex;
+    this.rows[this.n++] = seq;
+    this.rows[this.n++] = sentAt;
+  }
+
+  /** When each push was sent, by `${session id} ${seq}`. */
+  bySessionAndSeq(): Map<string, number> {
+    const sent = new Map<string, number>();
+    for (let k = 0; k < this.n; k += 3) {
+      sent.set(`${sessionId(this.rows[k]!)} ${this.rows[k + 1]}`, this.rows[k + 2]!);
+    }
+    return sent;
+  }
+}
+
 /** One step: `rate` offered for `seconds`, then every input it appended released (or the settle timeout). */
 async function step(
   bench: BenchSystem,
@@ -68,17 +99,18 @@ async function step(
   rate: number,
   idle: Delta,
 ) {
-  const sent = new Map<string, number>();
+  const log = new SentLog();
   const startedAt = Date.now();
   await bench.loopDelays();
   const before = await bench.snapshot();
   const load = await bench.push(rate, delay(o.stepSeconds * 1000), ingress, (session, seq, sentAt) =>
-    sent.set(`${session} ${seq}`, sentAt),
+    log.add(session, seq, sentAt),
   );
   const after = await bench.snapshot();
   const loopDelayMs = await bench.loopDelays();
   const lagging = await bench.settle(o.settleSeconds * 1000);
   const endToEnd = new Latencies();
+  const sent = log.bySessionAndSeq();
   for (const e of await bench.audit(startedAt)) {
     if (e.kind !== 'release') continue;
     const at = sent.get(`${e.session} ${e.seq}`);

@@ -45,25 +45,32 @@ export async function runLoad(o: LoadOptions, call: (i: number) => Promise<unkno
   };
   let stop = false;
   void o.until?.then(() => (stop = true));
-  const pending = new Set<Promise<void>>();
+  // calls in flight: a count, and the end of the last one once the loop has stopped issuing
+  let inFlight = 0;
+  let drained: (() => void) | undefined;
+  const ended = () => {
+    if (--inFlight === 0) drained?.();
+  };
   const t0 = performance.now();
   let due = 0;
   let issued = 0;
   while (!stop && (o.total === undefined || issued < o.total)) {
     const target = Math.floor(((performance.now() - t0) / 1000) * o.rate);
     for (; due < target && (o.total === undefined || issued < o.total); due++) {
-      if (pending.size >= maxInFlight) {
+      if (inFlight >= maxInFlight) {
         result.skipped++;
         continue;
       }
       const i = issued++;
       const start = performance.now();
-      const p: Promise<void> = call(i).then(
+      inFlight++;
+      call(i).then(
         () => {
           const end = performance.now();
           result.latency.add(end - start);
           result.ok++;
           o.onEnd?.(end, end - start);
+          ended();
         },
         (err: unknown) => {
           const end = performance.now();
@@ -71,14 +78,13 @@ export async function runLoad(o: LoadOptions, call: (i: number) => Promise<unkno
           result.errors[why] = (result.errors[why] ?? 0) + 1;
           if (why === 'RESOURCE_EXHAUSTED') result.refusalLatency.add(end - start);
           o.onEnd?.(end, end - start, why);
+          ended();
         },
       );
-      pending.add(p);
-      void p.finally(() => pending.delete(p));
     }
     await delay(TICK_MS);
   }
-  await Promise.all(pending);
+  if (inFlight > 0) await new Promise<void>((resolve) => (drained = resolve));
   result.seconds = (performance.now() - t0) / 1000;
   return result;
 }

@@ -114,6 +114,8 @@ export function loadBenchSettings(o: {
 export class BenchSystem {
   /** Sessions s0 .. s(created - 1) exist. */
   created = 0;
+  /** Their ids, made once: a push names one without making a string. */
+  private readonly sessions: string[] = [];
   /** Per session, the highest seq a PushText reply returned. */
   readonly appended = new Map<string, number>();
   private pushes = 0;
@@ -199,6 +201,7 @@ export class BenchSystem {
         deadline: Date.now() + CREATE_RETRY_MS,
       }),
     );
+    for (let i = this.sessions.length; i < n; i++) this.sessions.push(sessionId(i));
     this.created = n;
     return result;
   }
@@ -214,18 +217,20 @@ export class BenchSystem {
 
   /**
    * PushText to sessions drawn at random, at `rate` per second, until `until` resolves: unary calls
-   * round-robin over the replicas, or pushes on one PushTextStream per replica. `onAppended` sees each.
+   * round-robin over the replicas, or pushes on one PushTextStream per replica. `onAppended` sees each,
+   * its session by number (session i is `sessionId(i)`).
    */
   push(
     rate: number,
     until: Promise<unknown>,
     ingress: Ingress = 'unary',
-    onAppended?: (session: string, seq: number, sentAt: number) => void,
+    onAppended?: (sessionIndex: number, seq: number, sentAt: number) => void,
     onEnd?: LoadOptions['onEnd'],
   ): Promise<LoadResult> {
     const maxInFlight = ingress === 'stream' ? this.streams.length * PUSH_STREAM_WINDOW : undefined;
     return runLoad({ rate, until, maxInFlight, onEnd }, async () => {
-      const session = sessionId(Math.floor(Math.random() * this.created));
+      const index = Math.floor(Math.random() * this.created);
+      const session = this.sessions[index]!;
       const n = this.pushes++;
       const request = {
         cell: CELL,
@@ -238,7 +243,7 @@ export class BenchSystem {
         ingress === 'stream'
           ? await this.streams[this.calls++ % this.streams.length]!.push(request)
           : await this.client().call('pushText', request);
-      if (!reply.duplicate) onAppended?.(session, reply.seq, sentAt);
+      if (!reply.duplicate) onAppended?.(index, reply.seq, sentAt);
       this.appended.set(session, Math.max(this.appended.get(session) ?? 0, reply.seq));
     });
   }

@@ -23,21 +23,26 @@ export class RateLimiter {
   take(key: string): boolean {
     if (this.perSecond === 0) return true;
     const now = this.now();
-    const tokens = this.tokensAt(key, now);
+    const b = this.buckets.get(key);
+    const tokens = b ? this.tokensOf(b, now) : this.burst;
     if (tokens < 1) return false;
-    this.buckets.set(key, { tokens: tokens - 1, at: now });
-    if (this.buckets.size >= this.sweepAt) this.sweep(now);
+    // a key's bucket is updated in place: a take allocates only for a key not seen lately
+    if (b) {
+      b.tokens = tokens - 1;
+      b.at = now;
+    } else {
+      this.buckets.set(key, { tokens: tokens - 1, at: now });
+      if (this.buckets.size >= this.sweepAt) this.sweep(now);
+    }
     return true;
   }
 
-  private tokensAt(key: string, now: number): number {
-    const b = this.buckets.get(key);
-    return b ? Math.min(this.burst, b.tokens + ((now - b.at) * this.perSecond) / 1000) : this.burst;
+  private tokensOf(b: { tokens: number; at: number }, now: number): number {
+    return Math.min(this.burst, b.tokens + ((now - b.at) * this.perSecond) / 1000);
   }
 
   private sweep(now: number): void {
-    for (const key of this.buckets.keys())
-      if (this.tokensAt(key, now) >= this.burst) this.buckets.delete(key);
+    for (const [key, b] of this.buckets) if (this.tokensOf(b, now) >= this.burst) this.buckets.delete(key);
     this.sweepAt = Math.max(this.burst * 2, this.buckets.size * 2);
   }
 }

@@ -225,21 +225,22 @@ function pushTextStream(
         return refuse(tag, parsed.error);
       }
       const r = parsed.data;
-      Promise.resolve()
-        .then(() => {
-          guard?.(call.metadata, r);
-          return core.pushText(r.cell, r.session, r.requestId, r.text, deadline);
-        })
-        .then(
-          ({ seq, duplicate }) => {
-            settle();
-            answer({ tag, code: grpc.status.OK, seq, duplicate });
-          },
-          (err: unknown) => {
-            settle();
-            refuse(tag, err);
-          },
-        );
+      try {
+        guard?.(call.metadata, r);
+      } catch (err) {
+        settle();
+        return refuse(tag, err);
+      }
+      core.pushText(r.cell, r.session, r.requestId, r.text, deadline).then(
+        ({ seq, duplicate }) => {
+          settle();
+          answer({ tag, code: grpc.status.OK, seq, duplicate });
+        },
+        (err: unknown) => {
+          settle();
+          refuse(tag, err);
+        },
+      );
     };
     call.on('data', (m: PushTextStreamRequest) => {
       if (undecodable in m) {

@@ -143,7 +143,8 @@ export class PushStream {
 
   /** One PushText; `timeoutMs` bounds how long it may wait at the server before it runs (0: no bound). */
   async push(request: PushTextRequest, timeoutMs = 0): Promise<PushTextReply> {
-    await this.ready();
+    // most pushes find room: they go without waiting a turn of the microtask queue
+    if (this.drained || this.pending.size >= PUSH_STREAM_WINDOW) await this.ready();
     const tag = this.nextTag++;
     const result = new Promise<PushTextReply>((resolve, reject) =>
       this.pending.set(tag, { resolve, reject }),
