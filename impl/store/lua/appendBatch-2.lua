@@ -58,7 +58,7 @@ for k = 4, #ARGV, 3 do
       redis.call('HDEL', reqKey, r)
       replies[#replies + 1] = { Code.QUEUE_FULL }
     else
-      traceTo(KEYS[1], KEYS[2], 'k', 'append', 's', s, 'r', r, 'q', seq, 'dup', 0)
+      traceTo(KEYS[1], KEYS[2], 'k', 'append', 's', s, 'r', r, 'q', seqText, 'dup', 0)
       local list = told[gen.w]
       if list == nil then
         list = {}

@@ -16,9 +16,9 @@
 --- @include "includes/log"
 --- @include "includes/trace"
 
-local gen = readGeneration(KEYS[1], 8)
+local gen = readGeneration(KEYS[1], 7)
 local seq = gen and gen.rseq or 0
-trace(ARGV[2], 'k', 'reconstruct', 's', ARGV[3], 'w', ARGV[4], 'e', ARGV[5], 'q', seq)
+trace(ARGV[2], 'k', 'reconstruct', 's', ARGV[3], 'w', ARGV[4], 'e', ARGV[5], 'q', decimal(seq))
 local from = tonumber(ARGV[1])
 local entries = {}
 if seq > from then

@@ -70,7 +70,7 @@ for k = 5, #ARGV, 4 do
     sameMover = gen ~= nil and gen.rw == w and gen.re == e
   end
   if lost then
-    traceTo(KEYS[1], KEYS[2], 'k', 'lost', 's', s, 'w', w, 'e', epoch, 'q', from + 1)
+    traceTo(KEYS[1], KEYS[2], 'k', 'lost', 's', s, 'w', w, 'e', epoch, 'q', decimal(from + 1))
     replies[#replies + 1] = { Code.LOST_AUTHORITY, 0, none }
   else
     -- inputs from + 1 .. from + max, and one more, which tells whether more wait
@@ -78,7 +78,7 @@ for k = 5, #ARGV, 4 do
     local waiting = #entries / 2
     local last = from + math.min(waiting, max)
     if last == from then
-      traceTo(KEYS[1], KEYS[2], 'k', 'noinput', 's', s, 'w', w, 'e', epoch, 'q', from + 1)
+      traceTo(KEYS[1], KEYS[2], 'k', 'noinput', 's', s, 'w', w, 'e', epoch, 'q', decimal(from + 1))
       replies[#replies + 1] = { Code.NO_INPUT, from, none }
     else
       if last > from + again then
