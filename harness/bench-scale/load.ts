@@ -45,7 +45,8 @@ export async function runLoad(o: LoadOptions, call: (i: number) => Promise<unkno
   };
   let stop = false;
   void o.until?.then(() => (stop = true));
-  // calls in flight: a count, and the end of the last one once the loop has stopped issuing
+  // calls in flight: a count, and the end of the last one once the loop has stopped issuing (a call is
+  // counted out before onEnd sees it, so a callback that throws does not leave the run waiting)
   let inFlight = 0;
   let drained: (() => void) | undefined;
   const ended = () => {
@@ -69,16 +70,16 @@ export async function runLoad(o: LoadOptions, call: (i: number) => Promise<unkno
           const end = performance.now();
           result.latency.add(end - start);
           result.ok++;
-          o.onEnd?.(end, end - start);
           ended();
+          o.onEnd?.(end, end - start);
         },
         (err: unknown) => {
           const end = performance.now();
           const why = errorName(err);
           result.errors[why] = (result.errors[why] ?? 0) + 1;
           if (why === 'RESOURCE_EXHAUSTED') result.refusalLatency.add(end - start);
-          o.onEnd?.(end, end - start, why);
           ended();
+          o.onEnd?.(end, end - start, why);
         },
       );
     }

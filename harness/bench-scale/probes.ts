@@ -24,7 +24,7 @@ export function procStat(pid: number): { cpuS: number; rssBytes: number } {
 /**
  * CPU seconds of each kernel thread (a child of kthreadd, pid 2), keyed `name/pid`: the host's own work,
  * which takes a core from the system while it runs. On this project's 2-core VM, DAMON's kdamond runs
- * every ~0.55 s for tens of ms (more with more memory in use), and a push in flight then waits.
+ * every ~0.55 s for tens of ms (more under load), and a push in flight then waits.
  */
 export function kernelThreads(): Map<string, number> {
   const out = new Map<string, number>();
