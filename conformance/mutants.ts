@@ -20,8 +20,8 @@ export const mutants: Mutant[] = [
     name: 'no-epoch-in-revalidation',
     breaks: 'revalidation compares the worker but not the epoch (WorkerID-only)',
     file: lua('releaseBatch-2'),
-    find: "elseif protocol == 'dhsched' and (gen.e ~= e or gen.i ~= incarnation) then",
-    replace: "elseif protocol == 'dhsched' and gen.i ~= incarnation then",
+    find: "elseif protocol == 'dhsched' and (ge ~= epoch or gi ~= incarnation) then",
+    replace: "elseif protocol == 'dhsched' and gi ~= incarnation then",
   },
   {
     name: 'no-source-epoch-guard',
@@ -56,11 +56,10 @@ export const mutants: Mutant[] = [
     breaks:
       "each runtime of a batch is checked against the first runtime's generation: one whose session moved releases across that change",
     file: lua('releaseBatch-2'),
-    find: '    local gen = readGeneration(genKey, 8)',
+    find: "      generationText(genKey, 'w', 'e', 'ph', 'rseq', 'i', 'rw', 're', 'rfrom')\n",
     replace:
-      '    local gen = readGeneration(genKey, 8)\n' +
-      "    local first = readGeneration(prefix .. 'gen:' .. ARGV[5], 5)\n" +
-      '    if gen and first then gen.w, gen.e, gen.ph, gen.i = first.w, first.e, first.ph, first.i end',
+      "      generationText(genKey, 'w', 'e', 'ph', 'rseq', 'i', 'rw', 're', 'rfrom')\n" +
+      "    if gw then gw, ge, ph, gi = generationText(prefix .. 'gen:' .. ARGV[5], 'w', 'e', 'ph', 'i') end\n",
   },
   {
     name: 'append-ignores-idempotency-key',
@@ -115,8 +114,8 @@ export const mutants: Mutant[] = [
     name: 'append-after-close',
     breaks: 'a closed session still takes input',
     file: lua('appendBatch-2'),
-    find: '  local refused = notLive(gen)',
-    replace: '  local refused = gen == nil and Code.NO_SESSION or nil',
+    find: '  local refused = refusalInPhase(phase)',
+    replace: '  local refused = not phase and Code.NO_SESSION or nil',
   },
   {
     name: 'register-keeps-epoch',

@@ -10,7 +10,6 @@ import { cellKeys } from './keys.js';
 import * as steps from './steps.js';
 
 const T0 = 1_700_000_000_000;
-const W1 = { worker: 'w1', epoch: 1 };
 let cluster: Awaited<ReturnType<typeof startCluster>>;
 let client: Cluster;
 
@@ -45,8 +44,8 @@ describe('on a 3-master Redis Cluster', () => {
       await c.register('w2', 2, T0);
       expect(await c.create('s1', 'w1', T0)).toBe(1);
       expect(await c.claim('w1', 's1', 1)).toBe('claimed');
-      expect(await c.append('s1', 'r1')).toEqual({ seq: 1, duplicate: false, owner: W1 });
-      expect(await c.append('s1', 'r1')).toEqual({ seq: 1, duplicate: true, owner: W1 });
+      expect(await c.append('s1', 'r1')).toEqual({ seq: 1, duplicate: false });
+      expect(await c.append('s1', 'r1')).toEqual({ seq: 1, duplicate: true });
       expect(await c.release('w1', 's1', 1, 1)).toMatchObject({ requestId: 'r1' });
       // the steps that reach keys named by stored values (same hash tag, same slot)
       expect(await steps.readPlaced(store, { cell, worker: 'w1' })).toHaveLength(1);

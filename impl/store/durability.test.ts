@@ -10,7 +10,6 @@ import { cellKeys } from './keys.js';
 import { openStore } from './steps.js';
 
 const T0 = 1_700_000_000_000;
-const W1 = { worker: 'w1', epoch: 1 };
 let primary: RedisServer;
 let replica: RedisServer;
 const clients: Redis[] = [];
@@ -45,7 +44,7 @@ describe('waitReplicas', () => {
     await c.register('w1', 1, T0);
     await c.create('s1', 'w1', T0);
     expect(await c.claim('w1', 's1', 1)).toBe('claimed');
-    expect(await c.append('s1', 'r1')).toEqual({ seq: 1, duplicate: false, owner: W1 });
+    expect(await c.append('s1', 'r1')).toEqual({ seq: 1, duplicate: false });
     expect(await c.release('w1', 's1', 1, 1)).toMatchObject({ seq: 1 });
     const k = cellKeys(cell);
     const r = client(replica);

@@ -10,7 +10,6 @@ import * as steps from './steps.js';
 
 const f = useStore();
 const T0 = 1_700_000_000_000;
-const W1 = { worker: 'w1', epoch: 1 };
 const at = () => inCell(f.store, f.cell);
 const keys = () => cellKeys(f.cell);
 const cellKeyNames = async () => (await f.redis.keys(`${keys().prefix}*`)).sort();
@@ -453,8 +452,8 @@ describe('traceEntries', () => {
 describe('appendInput', () => {
   it('appends at seq = length + 1', async () => {
     const c = await withSession();
-    expect(await c.append('s1', 'r1')).toEqual({ seq: 1, duplicate: false, owner: W1 });
-    expect(await c.append('s1', 'r2')).toEqual({ seq: 2, duplicate: false, owner: W1 });
+    expect(await c.append('s1', 'r1')).toEqual({ seq: 1, duplicate: false });
+    expect(await c.append('s1', 'r2')).toEqual({ seq: 2, duplicate: false });
     expect(await loggedRequests(f.redis, f.cell, 's1')).toEqual(['r1', 'r2']);
   });
 
@@ -481,7 +480,7 @@ describe('appendInput', () => {
     const c = await withSession();
     await c.append('s1', 'r1', 'first');
     await c.append('s1', 'r2');
-    expect(await c.append('s1', 'r1', 'retried')).toEqual({ seq: 1, duplicate: true, owner: W1 });
+    expect(await c.append('s1', 'r1', 'retried')).toEqual({ seq: 1, duplicate: true });
     expect(await logOf('s1')).toEqual([
       { seq: 1, requestId: 'r1', text: 'first' },
       { seq: 2, requestId: 'r2', text: 'text of r2' },
@@ -501,7 +500,6 @@ describe('appendInput', () => {
     expect(await c.append('s1', 'big', 'é'.repeat(MAX_TEXT_BYTES / 2))).toEqual({
       seq: 1,
       duplicate: false,
-      owner: W1,
     });
     expect(await refusal(c.append('s1', 'bigger', 'é'.repeat(MAX_TEXT_BYTES / 2) + 'x'))).toBe(
       'INVALID_INPUT',
@@ -617,15 +615,14 @@ describe('appendBatch', () => {
       requestId: requestId!,
       text: `${session} ${requestId}`,
     }));
-    const W2 = { worker: 'w2', epoch: 1 };
     expect(await steps.appendBatch(f.store, { cell: f.cell, maxQueued: 3, inputs })).toEqual([
-      { ok: true, seq: 2, duplicate: false, owner: W1 },
+      { ok: true, seq: 2, duplicate: false },
       { ok: false, code: StoreCode.CLOSED },
-      { ok: true, seq: 1, duplicate: true, owner: W1 },
+      { ok: true, seq: 1, duplicate: true },
       { ok: false, code: StoreCode.NO_SESSION },
-      { ok: true, seq: 1, duplicate: false, owner: W2 },
-      { ok: true, seq: 3, duplicate: false, owner: W1 },
-      { ok: true, seq: 1, duplicate: false, owner: W1 },
+      { ok: true, seq: 1, duplicate: false },
+      { ok: true, seq: 3, duplicate: false },
+      { ok: true, seq: 1, duplicate: false },
     ]);
     expect((await logOf('s1')).map((input) => input.text)).toEqual(['text of r0', 's1 r1', 's1 r2']);
     // one entry per owner, naming each of its sessions with the last seq the batch appended
@@ -651,9 +648,9 @@ describe('the runner', () => {
     const p = f.redis.pipeline();
     for (const call of [...calls, gen]) queueCall(p, call);
     const replies = (await p.exec())!.map(([err, reply]) => (err ? err : reply));
-    expect(readReply(calls[0]!, replies[0])).toEqual([[1, 0, 'w1', 1]]);
-    expect(readReply(calls[1]!, replies[1])).toEqual([[StoreCode.NO_SESSION]]);
-    expect(readReply(calls[2]!, replies[2])).toEqual([[2, 0, 'w1', 1]]);
+    expect(readReply(calls[0]!, replies[0])).toEqual([1, 0]);
+    expect(readReply(calls[1]!, replies[1])).toEqual([StoreCode.NO_SESSION, 0]);
+    expect(readReply(calls[2]!, replies[2])).toEqual([2, 0]);
     expect(() => readReply(gen, replies[3])).toThrow('readGen: NO_SESSION');
     expect((await c.released('s1')).seq).toBe(0);
   });

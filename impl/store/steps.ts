@@ -379,26 +379,24 @@ export async function releaseInput(
 
 /** One input's outcome in a batch: appended (or found already appended), or refused with its code. */
 export type AppendOutcome =
-  | { ok: true; seq: number; duplicate: boolean; owner: { worker: string; epoch: number } }
-  | { ok: false; code: StoreCode.NO_SESSION | StoreCode.CLOSED | StoreCode.QUEUE_FULL };
+  { ok: true; seq: number; duplicate: boolean } | { ok: false; code: AppendRefusal };
 
-const AppendReply = z.array(
-  z.union([
-    z.tuple([Positive, Bit, Str, Positive]),
-    z.tuple([
-      z.union([
-        z.literal(StoreCode.NO_SESSION),
-        z.literal(StoreCode.CLOSED),
-        z.literal(StoreCode.QUEUE_FULL),
-      ]),
-    ]),
-  ]),
-);
+type AppendRefusal = StoreCode.NO_SESSION | StoreCode.CLOSED | StoreCode.QUEUE_FULL;
+const APPEND_REFUSALS: readonly number[] = [StoreCode.NO_SESSION, StoreCode.CLOSED, StoreCode.QUEUE_FULL];
+
+/** Two integers per input: (seq, 1 if a duplicate else 0), or (refusal code, 0). */
+const AppendReply = z
+  .array(Int)
+  .refine((r) => r.length % 2 === 0, 'an append reply holds two integers per input')
+  .refine(
+    (r) => r.every((x, k) => (k % 2 === 1 ? x === 0 || x === 1 : x > 0 || APPEND_REFUSALS.includes(x))),
+    'an append reply holds (seq, 0 or 1) or (a refusal code, 0) per input',
+  );
 
 /**
  * PushText(s, r) once per input, back to back in one store step: each appended once per request id (a
- * retry gets the first seq), naming the owner, whose work stream has the entry; one refused (NO_SESSION,
- * CLOSED, or QUEUE_FULL while `maxQueued` inputs are not released) leaves the others to go on.
+ * retry gets the first seq), the owner told on its work stream; one refused (NO_SESSION, CLOSED, or
+ * QUEUE_FULL while `maxQueued` inputs are not released) leaves the others to go on.
  */
 export const appendBatch = step({
   name: 'appendBatch',
@@ -412,27 +410,33 @@ export const appendBatch = step({
     ...i.inputs.flatMap((p) => [p.session, p.requestId, p.text]),
   ],
   reply: AppendReply,
-  wroteNothing: (replies) => replies.every((r) => r.length === 1),
-  result: (replies): AppendOutcome[] =>
-    replies.map((r) =>
-      r.length === 1
-        ? { ok: false, code: r[0] }
-        : { ok: true, seq: r[0], duplicate: r[1] === 1, owner: { worker: r[2], epoch: r[3] } },
-    ),
+  wroteNothing: (reply) => reply.every((x, k) => k % 2 === 1 || x < 0),
+  result: (reply): AppendOutcome[] => {
+    const outcomes: AppendOutcome[] = [];
+    for (let k = 0; k < reply.length; k += 2) {
+      const first = reply[k]!;
+      outcomes.push(
+        first < 0
+          ? { ok: false, code: first as AppendRefusal }
+          : { ok: true, seq: first, duplicate: reply[k + 1] === 1 },
+      );
+    }
+    return outcomes;
+  },
 });
 
 /**
  * PushText(s, r): a batch of one input; a refusal is the StoreError it names. A retry returns the first
- * seq. Names the owner, whose work stream has the entry.
+ * seq. The owner's work stream has the entry.
  */
 export async function appendInput(
   store: Store,
   args: AppendInputArgs,
-): Promise<{ seq: number; duplicate: boolean; owner: { worker: string; epoch: number } }> {
+): Promise<{ seq: number; duplicate: boolean }> {
   const { cell, maxQueued, ...input } = validate(AppendInputInput, args, 'appendInput');
   const [got] = await appendBatch(store, { cell, maxQueued, inputs: [input] });
   if (!got!.ok) throw storeError(got!.code, 'appendInput');
-  return { seq: got!.seq, duplicate: got!.duplicate, owner: got!.owner };
+  return { seq: got!.seq, duplicate: got!.duplicate };
 }
 
 /** Teardown(w, s, e): free the stopped runtime's token; false if it was already free. */

@@ -21,11 +21,11 @@
   ARGV[1] the cell's key prefix    ARGV[2] stream key prefix    ARGV[3] maxQueued (0: no limit)
   ARGV[4 + 3k], ARGV[5 + 3k], ARGV[6 + 3k]: input k's s, requestId, text
 
-  Returns one reply per input, in ARGV order:
-    { seq, 1 if the request id was already appended else 0, owner w, owner e }
-    { Code.NO_SESSION }   the session has no generation
-    { Code.CLOSED }       the session is closed
-    { Code.QUEUE_FULL }   maxQueued inputs of the session are not released yet
+  Returns two integers per input, in ARGV order (flat: a nested reply costs Redis more to build):
+    seq, 1 if the request id was already appended else 0
+    Code.NO_SESSION, 0   the session has no generation
+    Code.CLOSED, 0       the session is closed
+    Code.QUEUE_FULL, 0   maxQueued inputs of the session are not released yet
 ]]
 --- @include "includes/live"
 --- @include "includes/log"
@@ -33,16 +33,20 @@
 
 local prefix, streamPrefix, maxQueued = ARGV[1], ARGV[2], tonumber(ARGV[3])
 local replies = {}
+local function reply(first, second)
+  replies[#replies + 1] = first
+  replies[#replies + 1] = second
+end
 -- per owner told, its sessions with their last seq ("s seq s seq ..."); at[s]: where s's seq stands
 local told, owners, at = {}, {}, {}
 for k = 4, #ARGV, 3 do
   local s, r = ARGV[k], ARGV[k + 1]
   local genKey, logKey, reqKey = prefix .. 'gen:' .. s, prefix .. 'log:' .. s, prefix .. 'req:' .. s
-  local gen = readGeneration(genKey, 4)
-  local refused = notLive(gen)
+  local owner, phase, rseq = generationText(genKey, 'w', 'ph', 'rseq')
+  local refused = refusalInPhase(phase)
   if refused then
-    traceTo(KEYS[1], KEYS[2], 'k', 'notlive', 'step', 'append', 's', s, 'ph', gen and gen.ph or 'none')
-    replies[#replies + 1] = { refused }
+    traceTo(KEYS[1], KEYS[2], 'k', 'notlive', 'step', 'append', 's', s, 'ph', phase or 'none')
+    reply(refused, 0)
   else
     -- appended first (RPUSH tells the new length), taken back below when it must not stay
     local seq = logAppend(logKey, r, ARGV[k + 2])
@@ -52,18 +56,18 @@ for k = 4, #ARGV, 3 do
       local existing = redis.call('HGET', reqKey, r)
       redis.call('HSET', reqKey, r, existing)
       traceTo(KEYS[1], KEYS[2], 'k', 'append', 's', s, 'r', r, 'q', existing, 'dup', 1)
-      replies[#replies + 1] = { tonumber(existing), 1, gen.w, gen.e }
-    elseif maxQueued > 0 and seq - 1 - gen.rseq >= maxQueued then
+      reply(tonumber(existing), 1)
+    elseif maxQueued > 0 and seq - 1 - tonumber(rseq or 0) >= maxQueued then
       logDropLast(logKey)
       redis.call('HDEL', reqKey, r)
-      replies[#replies + 1] = { Code.QUEUE_FULL }
+      reply(Code.QUEUE_FULL, 0)
     else
       traceTo(KEYS[1], KEYS[2], 'k', 'append', 's', s, 'r', r, 'q', seqText, 'dup', 0)
-      local list = told[gen.w]
+      local list = told[owner]
       if list == nil then
         list = {}
-        told[gen.w] = list
-        owners[#owners + 1] = gen.w
+        told[owner] = list
+        owners[#owners + 1] = owner
       end
       if at[s] == nil then
         list[#list + 1] = s
@@ -72,7 +76,7 @@ for k = 4, #ARGV, 3 do
       else
         list[at[s]] = seqText
       end
-      replies[#replies + 1] = { seq, 0, gen.w, gen.e }
+      reply(seq, 0)
     end
   end
 end

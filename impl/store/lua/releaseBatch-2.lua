@@ -47,8 +47,8 @@ local replies = {}
 -- per runtime that released inputs: s, e, first, last
 local released = {}
 for k = 5, #ARGV, 4 do
-  local s, epoch, incarnation, from = ARGV[k], ARGV[k + 1], ARGV[k + 2], tonumber(ARGV[k + 3])
-  local e = tonumber(epoch)
+  local s, epoch, incarnation, fromText = ARGV[k], ARGV[k + 1], ARGV[k + 2], ARGV[k + 3]
+  local from = tonumber(fromText)
   local genKey = prefix .. 'gen:' .. s
   -- the inputs already released by (w, e) after `from`: a retry after a lost reply
   local again = 0
@@ -56,18 +56,21 @@ for k = 5, #ARGV, 4 do
   -- released[s] already names (w, e): a release moves only its cursor
   local sameMover = false
   if protocol == 'dhsched' or protocol == 'workerid_only' then
-    local gen = readGeneration(genKey, 8)
-    if gen == nil or gen.w ~= w or gen.ph ~= 'claimed' then
+    local gw, ge, ph, rseq, gi, rw, re, rfrom =
+      generationText(genKey, 'w', 'e', 'ph', 'rseq', 'i', 'rw', 're', 'rfrom')
+    rseq = rseq or '0'
+    if gw ~= w or ph ~= 'claimed' then
       lost = true
-    elseif protocol == 'dhsched' and (gen.e ~= e or gen.i ~= incarnation) then
+    elseif protocol == 'dhsched' and (ge ~= epoch or gi ~= incarnation) then
       lost = true
-    elseif protocol == 'dhsched' and gen.rseq > from and gen.rw == w and gen.re == e
-        and gen.rfrom == from then
-      again = math.min(gen.rseq - from, max)
-    elseif gen.rseq ~= from then
-      lost = true
+    elseif rseq ~= fromText then
+      if protocol == 'dhsched' and rw == w and re == epoch and rfrom == fromText and tonumber(rseq) > from then
+        again = math.min(tonumber(rseq) - from, max)
+      else
+        lost = true
+      end
     end
-    sameMover = gen ~= nil and gen.rw == w and gen.re == e
+    sameMover = rw == w and re == epoch
   end
   if lost then
     traceTo(KEYS[1], KEYS[2], 'k', 'lost', 's', s, 'w', w, 'e', epoch, 'q', decimal(from + 1))
@@ -82,13 +85,13 @@ for k = 5, #ARGV, 4 do
       replies[#replies + 1] = { Code.NO_INPUT, from, none }
     else
       if last > from + again then
-        local lastText, n = decimal(last), #released
+        local first, lastText, n = from + again + 1, decimal(last), #released
         released[n + 1], released[n + 2], released[n + 3], released[n + 4] =
-          s, epoch, decimal(from + again + 1), lastText
+          s, epoch, first == last and lastText or decimal(first), lastText
         if sameMover then
-          redis.call('HSET', genKey, 'rseq', lastText, 'rfrom', ARGV[k + 3])
+          redis.call('HSET', genKey, 'rseq', lastText, 'rfrom', fromText)
         else
-          redis.call('HSET', genKey, 'rseq', lastText, 'rw', w, 're', epoch, 'rfrom', ARGV[k + 3])
+          redis.call('HSET', genKey, 'rseq', lastText, 'rw', w, 're', epoch, 'rfrom', fromText)
         end
       end
       if waiting > max then

@@ -3,8 +3,8 @@
 -- so that one read serves a release: the cursor rseq (0 before any release), the generation (rw, re)
 -- that moved it, and rfrom, the cursor the batch that moved it began at. `fields`: how many of w, e, ph,
 -- rseq, i, rw, re, rfrom it reads, in that order (the rest are nil, rseq, re and rfrom 0); absent: 3, the
--- generation alone. A field read costs a script about half a microsecond, and a push reads two hashes;
--- a field not read is not parsed either (tonumber costs as much as reading it).
+-- generation alone. A field read costs a script about half a microsecond; a field not read is not
+-- parsed either (tonumber costs as much as reading it).
 local GENERATION_FIELDS = { 'w', 'e', 'ph', 'rseq', 'i', 'rw', 're', 'rfrom' }
 local function readGeneration(genKey, fields)
   local g = redis.call('HMGET', genKey, unpack(GENERATION_FIELDS, 1, fields or 3))
@@ -18,4 +18,11 @@ end
 -- Live(s): the session is placed and not closed.
 local function isLive(gen)
   return gen ~= nil and (gen.ph == 'assigned' or gen.ph == 'claimed')
+end
+
+-- Fields of gen[s] as the store holds them: text, false where absent; no table is built and nothing
+-- parsed. A push's append and release compare them as text: integers are written in decimal, by the
+-- store and by the workers alike, so equal numbers are equal text.
+local function generationText(genKey, ...)
+  return unpack(redis.call('HMGET', genKey, ...))
 end

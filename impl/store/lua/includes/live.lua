@@ -1,11 +1,17 @@
 --- @include "generation"
--- Why a step on a session that is not live is refused: NO_SESSION or CLOSED; nil when it is live.
-local function notLive(gen)
-  if gen == nil then
+-- Why a step on a session whose generation is in `phase` (false or nil: it has none) is refused:
+-- NO_SESSION or CLOSED; nil when it is live.
+local function refusalInPhase(phase)
+  if not phase then
     return Code.NO_SESSION
   end
-  if not isLive(gen) then
+  if phase ~= 'assigned' and phase ~= 'claimed' then
     return Code.CLOSED
   end
   return nil
+end
+
+-- The same for a generation as readGeneration returns it (nil: none).
+local function notLive(gen)
+  return refusalInPhase(gen and gen.ph)
 end
