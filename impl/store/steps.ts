@@ -331,7 +331,32 @@ export function inputsOf(range: readonly string[], from: number): Input[] {
   return inputs;
 }
 
-const BatchReply = z.array(z.tuple([Int, NonNegative, LogRange]));
+/**
+ * Per runtime, flat: code, appended, n, then n (request id, text) pairs (a nested reply costs Redis more
+ * to build); read as [code, appended, log range] per runtime.
+ */
+const BatchReply = z.array(z.union([Int, Str])).transform((flat, ctx) => {
+  const rows: [code: number, appended: number, range: string[]][] = [];
+  for (let k = 0; k < flat.length;) {
+    const [code, appended, n] = flat.slice(k, k + 3);
+    const range = flat.slice(k + 3, k + 3 + 2 * Number(n));
+    const wellFormed =
+      typeof code === 'number' &&
+      typeof appended === 'number' &&
+      appended >= 0 &&
+      typeof n === 'number' &&
+      n >= 0 &&
+      range.length === 2 * n &&
+      range.every((x) => typeof x === 'string');
+    if (!wellFormed) {
+      ctx.addIssue({ code: 'custom', message: `a release reply's runtime at ${k} is malformed` });
+      return z.NEVER;
+    }
+    rows.push([code, appended, range as string[]]);
+    k += 3 + range.length;
+  }
+  return rows;
+});
 
 /**
  * ReleaseBatch(w, S): each runtime (s, e) of the batch releases the inputs after its cursor `from`, at

@@ -32,6 +32,7 @@
 --- @include "includes/trace"
 
 local prefix, streamPrefix, maxQueued = ARGV[1], ARGV[2], tonumber(ARGV[3])
+local traced = tracing(KEYS[1])
 local replies = {}
 local function reply(first, second)
   replies[#replies + 1] = first
@@ -45,7 +46,9 @@ for k = 4, #ARGV, 3 do
   local owner, phase, rseq = generationText(genKey, 'w', 'ph', 'rseq')
   local refused = refusalInPhase(phase)
   if refused then
-    traceTo(KEYS[1], KEYS[2], 'k', 'notlive', 'step', 'append', 's', s, 'ph', phase or 'none')
+    if traced then
+      traceTo(KEYS[1], KEYS[2], 'k', 'notlive', 'step', 'append', 's', s, 'ph', phase or 'none')
+    end
     reply(refused, 0)
   else
     -- appended first (RPUSH tells the new length), taken back below when it must not stay
@@ -55,14 +58,18 @@ for k = 4, #ARGV, 3 do
       logDropLast(logKey)
       local existing = redis.call('HGET', reqKey, r)
       redis.call('HSET', reqKey, r, existing)
-      traceTo(KEYS[1], KEYS[2], 'k', 'append', 's', s, 'r', r, 'q', existing, 'dup', 1)
+      if traced then
+        traceTo(KEYS[1], KEYS[2], 'k', 'append', 's', s, 'r', r, 'q', existing, 'dup', 1)
+      end
       reply(tonumber(existing), 1)
     elseif maxQueued > 0 and seq - 1 - tonumber(rseq or 0) >= maxQueued then
       logDropLast(logKey)
       redis.call('HDEL', reqKey, r)
       reply(Code.QUEUE_FULL, 0)
     else
-      traceTo(KEYS[1], KEYS[2], 'k', 'append', 's', s, 'r', r, 'q', seqText, 'dup', 0)
+      if traced then
+        traceTo(KEYS[1], KEYS[2], 'k', 'append', 's', s, 'r', r, 'q', seqText, 'dup', 0)
+      end
       local list = told[owner]
       if list == nil then
         list = {}

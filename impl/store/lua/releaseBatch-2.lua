@@ -28,13 +28,14 @@
   ARGV[4] max: inputs released per runtime at most
   ARGV[5 + 4k], ARGV[6 + 4k], ARGV[7 + 4k], ARGV[8 + 4k]: runtime k's s, e, incarnation, from
 
-  Returns one reply per runtime, in ARGV order:
-    { 1, appended, { requestId, text, ... } }   inputs from + 1 .. from + n, where appended
-                                                is the log's length, or from + max + 1 when
-                                                more than max inputs wait
-    { Code.LOST_AUTHORITY, 0, {} }              not the current claimed generation, or
-                                                cursor not at from
-    { Code.NO_INPUT, from, {} }                 nothing appended at from + 1
+  Returns, per runtime in ARGV order, three integers and then its n inputs, all in one flat
+  array (a nested reply costs Redis more to build):
+    1, appended, n, requestId, text, ...   inputs from + 1 .. from + n, where appended is the
+                                           log's length, or from + max + 1 when more than
+                                           max inputs wait
+    Code.LOST_AUTHORITY, 0, 0              not the current claimed generation, or cursor
+                                           not at from
+    Code.NO_INPUT, from, 0                 nothing appended at from + 1
 ]]
 --- @include "includes/generation"
 --- @include "includes/audit"
@@ -42,8 +43,16 @@
 --- @include "includes/trace"
 
 local prefix, w, protocol, max = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
-local none = {}
-local replies = {}
+local replies, replied = {}, 0
+-- one runtime's reply: code, appended, n, then the first n inputs of `entries` (request id, text, ...)
+local function reply(code, appended, n, entries)
+  replies[replied + 1], replies[replied + 2], replies[replied + 3] = code, appended, n
+  replied = replied + 3
+  for j = 1, 2 * n do
+    replies[replied + j] = entries[j]
+  end
+  replied = replied + 2 * n
+end
 -- per runtime that released inputs: s, e, first, last
 local released = {}
 for k = 5, #ARGV, 4 do
@@ -74,7 +83,7 @@ for k = 5, #ARGV, 4 do
   end
   if lost then
     traceTo(KEYS[1], KEYS[2], 'k', 'lost', 's', s, 'w', w, 'e', epoch, 'q', decimal(from + 1))
-    replies[#replies + 1] = { Code.LOST_AUTHORITY, 0, none }
+    reply(Code.LOST_AUTHORITY, 0, 0)
   else
     -- inputs from + 1 .. from + max, and one more, which tells whether more wait
     local entries = logRange(prefix .. 'log:' .. s, from, from + max + 1)
@@ -82,7 +91,7 @@ for k = 5, #ARGV, 4 do
     local last = from + math.min(waiting, max)
     if last == from then
       traceTo(KEYS[1], KEYS[2], 'k', 'noinput', 's', s, 'w', w, 'e', epoch, 'q', decimal(from + 1))
-      replies[#replies + 1] = { Code.NO_INPUT, from, none }
+      reply(Code.NO_INPUT, from, 0)
     else
       if last > from + again then
         local first, lastText, n = from + again + 1, decimal(last), #released
@@ -94,11 +103,7 @@ for k = 5, #ARGV, 4 do
           redis.call('HSET', genKey, 'rseq', lastText, 'rw', w, 're', epoch, 'rfrom', fromText)
         end
       end
-      if waiting > max then
-        entries[#entries] = nil
-        entries[#entries] = nil
-      end
-      replies[#replies + 1] = { 1, from + waiting, entries }
+      reply(1, from + waiting, last - from, entries)
     end
   end
 end
