@@ -13,6 +13,8 @@ export const REDIS_SERVER = process.env['REDIS_SERVER'] ?? 'redis-server';
 export interface RedisServer {
   readonly host: string;
   readonly port: number;
+  /** The server's process id (a new one after `restart`). */
+  readonly pid: number;
   /** SIGKILL is a crash, SIGSTOP a stall, SIGCONT its end. */
   signal(signal: NodeJS.Signals): void;
   /**
@@ -65,9 +67,12 @@ function exited(child: ChildProcess): Promise<void> {
 const SETPRIV = '/usr/bin/setpriv';
 const dieWithParent = fs.existsSync(SETPRIV);
 
-/** Spawns redis-server on `port` and waits until it answers PING; the stderr it printed if it did not. */
-async function spawnServer(port: number, args: string[]): Promise<ChildProcess | string> {
-  const argv = [REDIS_SERVER, '--port', String(port), ...args];
+/**
+ * Spawns redis-server on `port`, under `wrapper` if one is given (a command that runs it in the same
+ * process, e.g. valgrind), and waits until it answers PING; the stderr it printed if it did not.
+ */
+async function spawnServer(port: number, args: string[], wrapper: string[]): Promise<ChildProcess | string> {
+  const argv = [...wrapper, REDIS_SERVER, '--port', String(port), ...args];
   const [command, ...rest] = dieWithParent ? [SETPRIV, '--pdeathsig', 'KILL', '--', ...argv] : argv;
   const child = spawn(command!, rest, { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
@@ -81,24 +86,30 @@ async function spawnServer(port: number, args: string[]): Promise<ChildProcess |
   return stderr || 'no answer to PING within 10 s';
 }
 
-/** Starts redis-server on a free port; `extraArgs` are passed on (e.g. ['--replicaof', host, port]). */
-export async function startRedis(extraArgs: string[] = []): Promise<RedisServer> {
+/**
+ * Starts redis-server on a free port; `extraArgs` are passed on (e.g. ['--replicaof', host, port]), and
+ * `wrapper`, if given, runs it (e.g. ['valgrind', '--tool=callgrind']).
+ */
+export async function startRedis(extraArgs: string[] = [], wrapper: string[] = []): Promise<RedisServer> {
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dhsched-redis-'));
     const args = ['--save', '', '--appendonly', 'no', '--bind', '127.0.0.1', '--dir', dir, ...extraArgs];
-    const started = await spawnServer(port, args);
+    const started = await spawnServer(port, args, wrapper);
     if (typeof started !== 'string') {
       let child = started;
       return {
         host: '127.0.0.1',
         port,
+        get pid() {
+          return child.pid!;
+        },
         signal: (sig) => void child.kill(sig),
         async restart(downMs) {
           child.kill('SIGKILL');
           await exited(child);
           await new Promise((r) => setTimeout(r, downMs));
-          const again = await spawnServer(port, args);
+          const again = await spawnServer(port, args, wrapper);
           if (typeof again === 'string')
             throw new Error(`redis-server did not restart on port ${port}: ${again}`);
           child = again;

@@ -19,7 +19,7 @@ REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 # redis-server: tests start their own private server on a free port (nothing is started here);
 # openssl: the mutual-TLS tests make their certificates with it; espeak-ng: the avatar runtime speaks
 # with it (GPL-3.0-or-later, run as a process, not linked); chromium: the console's browser test.
-DEBIAN_PACKAGES=("redis-server:redis-server" "openssl:openssl" "espeak-ng:espeak-ng" "chromium:chromium")
+DEBIAN_PACKAGES=("redis-server:redis-server" "openssl:openssl" "espeak-ng:espeak-ng" "chromium:chromium" "valgrind:callgrind_control")
 
 NODE_MODULES_STAMP="$REPO_ROOT/node_modules/.stamp"
 BUILD_STAMP="$REPO_ROOT/dist/.build-stamp"
