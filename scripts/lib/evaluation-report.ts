@@ -216,7 +216,7 @@ ${rows.join('\n')}
     const back = overload.recovery.secondsUntilP99UnderTarget;
     parts.push(`\`./scripts/bench-overload --sessions ${overload.system.sessions} --knee ${overload.system.knee} --ingress ${overload.system.ingress}\` (${overload.date}; ${deployment(overload.system)}):
 ${int(o.offeredPerS)} PushText/s for ${o.seconds} s, then ${int(overload.recovery.offeredPerS)}/s. During the overload ${int(o.admittedPerS)}/s were admitted (P99
-${ms(o.admitted.p99Ms)} ms) and ${int(o.refused)} refused (answered in P99 ${ms(o.refusalLatency.p99Ms)} ms); leases of live workers lapsed: ${overload.leasesLapsed};
+${ms(o.admitted.p99Ms)} ms) and ${o.refused === 0 ? 'none refused' : `${int(o.refused)} refused (answered in P99 ${ms(o.refusalLatency.p99Ms)} ms)`}; leases of live workers lapsed: ${overload.leasesLapsed};
 inputs lost: ${overload.inputsLost}; history violations: ${overload.violations}. A second's P99 first back under the target
 ${back === null ? 'not within the run' : `${back} s after the overload ended`} (later seconds over it again: ${overload.recovery.secondsOverTargetAfter.length}; P99
 after the overload ${ms(overload.recovery.latency.p99Ms)} ms).
