@@ -144,7 +144,7 @@ export class PushStream {
   /** One PushText; `timeoutMs` bounds how long it may wait at the server before it runs (0: no bound). */
   async push(request: PushTextRequest, timeoutMs = 0): Promise<PushTextReply> {
     // most pushes find room: they go without waiting a turn of the microtask queue
-    if (this.drained || this.pending.size >= PUSH_STREAM_WINDOW) await this.ready();
+    if (!this.takesAnother) await this.ready();
     const tag = this.nextTag++;
     const result = new Promise<PushTextReply>((resolve, reject) =>
       this.pending.set(tag, { resolve, reject }),
@@ -155,11 +155,15 @@ export class PushStream {
 
   /** Resolves once the stream takes another push (at once, unless its window is full). */
   async ready(): Promise<void> {
-    for (;;) {
+    while (!this.takesAnother) {
       if (this.drained) await this.drained;
-      else if (this.pending.size >= PUSH_STREAM_WINDOW) await new Promise<void>((r) => this.waiters.push(r));
-      else return;
+      else await new Promise<void>((r) => this.waiters.push(r));
     }
+  }
+
+  /** Not drained, and its window has room. */
+  private get takesAnother(): boolean {
+    return !this.drained && this.pending.size < PUSH_STREAM_WINDOW;
   }
 
   /** Ends the stream once every push in flight has its result. */

@@ -73,7 +73,8 @@ for k = 5, #ARGV, 4 do
     elseif protocol == 'dhsched' and (ge ~= epoch or gi ~= incarnation) then
       lost = true
     elseif rseq ~= fromText then
-      if protocol == 'dhsched' and rw == w and re == epoch and rfrom == fromText and tonumber(rseq) > from then
+      local retried = rw == w and re == epoch and rfrom == fromText and tonumber(rseq) > from
+      if protocol == 'dhsched' and retried then
         again = math.min(tonumber(rseq) - from, max)
       else
         lost = true

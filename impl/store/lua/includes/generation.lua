@@ -15,9 +15,13 @@ local function readGeneration(genKey, fields)
     rw = g[6] or nil, re = g[7] and tonumber(g[7]) or 0, rfrom = g[8] and tonumber(g[8]) or 0 }
 end
 
--- Live(s): the session is placed and not closed.
+-- Live(s) in terms of gen[s]'s phase: the session is placed and not closed.
+local function livePhase(phase)
+  return phase == 'assigned' or phase == 'claimed'
+end
+
 local function isLive(gen)
-  return gen ~= nil and (gen.ph == 'assigned' or gen.ph == 'claimed')
+  return gen ~= nil and livePhase(gen.ph)
 end
 
 -- Fields of gen[s] as the store holds them: text, false where absent; no table is built and nothing

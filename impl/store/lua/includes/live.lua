@@ -5,7 +5,7 @@ local function refusalInPhase(phase)
   if not phase then
     return Code.NO_SESSION
   end
-  if phase ~= 'assigned' and phase ~= 'claimed' then
+  if not livePhase(phase) then
     return Code.CLOSED
   end
   return nil
