@@ -20,7 +20,7 @@ import {
   LOAD_BENCH_DEPLOYMENT,
   WARM_UP_SECONDS,
   loadBenchSettings,
-  sessionId,
+  sessionIndex,
 } from '../bench-scale/system.js';
 
 const positive = (max: number) => z.number().int().min(1).max(max);
@@ -81,13 +81,30 @@ class SentLog {
     this.rows[this.n++] = sentAt;
   }
 
-  /** When each push was sent, by `${session id} ${seq}`. */
-  bySessionAndSeq(): Map<string, number> {
-    const sent = new Map<string, number>();
+  /**
+   * When each push was sent, looked up by session id and seq: the rows grouped by session in typed arrays
+   * (a session has a few pushes a step, in send order), so the lookup leaves no garbage for the next step.
+   */
+  bySessionAndSeq(): (session: string, seq: number) => number | undefined {
+    let sessions = 0;
+    for (let k = 0; k < this.n; k += 3) sessions = Math.max(sessions, this.rows[k]! + 1);
+    const start = new Int32Array(sessions + 1);
+    for (let k = 0; k < this.n; k += 3) start[this.rows[k]! + 1]!++;
+    for (let i = 0; i < sessions; i++) start[i + 1]! += start[i]!;
+    const filled = start.slice(0, sessions);
+    const seqs = new Float64Array(this.n / 3);
+    const sentAt = new Float64Array(this.n / 3);
     for (let k = 0; k < this.n; k += 3) {
-      sent.set(`${sessionId(this.rows[k]!)} ${this.rows[k + 1]}`, this.rows[k + 2]!);
+      const at = filled[this.rows[k]!]!++;
+      seqs[at] = this.rows[k + 1]!;
+      sentAt[at] = this.rows[k + 2]!;
     }
-    return sent;
+    return (session, seq) => {
+      const index = sessionIndex(session);
+      if (!(index < sessions)) return undefined;
+      for (let at = start[index]!; at < start[index + 1]!; at++) if (seqs[at] === seq) return sentAt[at];
+      return undefined;
+    };
   }
 }
 
@@ -113,7 +130,7 @@ async function step(
   const sent = log.bySessionAndSeq();
   for (const e of await bench.audit(startedAt)) {
     if (e.kind !== 'release') continue;
-    const at = sent.get(`${e.session} ${e.seq}`);
+    const at = sent(e.session, e.seq);
     if (at !== undefined) endToEnd.add(Number(e.id.split('-')[0]) - at);
   }
   const { cdf: _cdf, ...latency } = load.latency.summary();

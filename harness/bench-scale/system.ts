@@ -63,6 +63,8 @@ export interface DrainResult {
 }
 
 export const sessionId = (i: number) => `s${i}`;
+/** The number of a session named by `sessionId` (NaN for any other id). */
+export const sessionIndex = (id: string) => (id.startsWith('s') ? Number(id.slice(1)) : NaN);
 
 /** How long a CreateLive of the bench is retried. */
 const CREATE_RETRY_MS = 30_000;

@@ -56,7 +56,7 @@ export async function runStoreInstructions(options: StoreInstructionsOptions) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dhsched-callgrind-'));
   const server = await startRedis(
     [],
-    ['valgrind', '--tool=callgrind', '--compress-strings=no', `--callgrind-out-file=${dir}/callgrind.out.%p`],
+    ['valgrind', '--tool=callgrind', `--callgrind-out-file=${dir}/callgrind.out.%p`],
   );
   const redis = new Redis({ host: server.host, port: server.port, lazyConnect: true });
   try {
