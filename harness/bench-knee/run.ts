@@ -8,7 +8,6 @@
  * step up to which every step passed: P99 at most the paper's PushText P99 with nothing refused,
  * failed or left unsent (a step that fails ends it, even below one that passes).
  */
-import os from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import { z } from 'zod';
 import { Latencies } from '../bench-scale/latency.js';
@@ -22,6 +21,7 @@ import {
   loadBenchSettings,
   sessionIndex,
 } from '../bench-scale/system.js';
+import { hostFacts } from '../host.js';
 
 const positive = (max: number) => z.number().int().min(1).max(max);
 
@@ -230,7 +230,7 @@ export async function runBenchKnee(options: KneeOptions, progress: Progress = ()
       audit: 'audit on (commits, closes, releases)',
       client:
         'one load process: unary calls round-robin over the replicas, or one PushTextStream per replica',
-      host: { cpus: os.cpus().length, memoryGiB: r1(os.totalmem() / 2 ** 30), node: process.version },
+      host: hostFacts(),
       stepSeconds: o.stepSeconds,
       warmUpSeconds: o.warmUpSeconds,
       targetP99Ms: o.targetP99Ms,

@@ -7,7 +7,6 @@
  * again), inputs lost (appended, never released), and how long after the overload ends the P99 of a
  * second is first back under the paper's PushText P99 (and which later seconds went over it again).
  */
-import os from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import { z } from 'zod';
 import { readLoadView } from '../../impl/store/steps.js';
@@ -23,6 +22,7 @@ import {
   WARM_UP_SECONDS,
   loadBenchSettings,
 } from '../bench-scale/system.js';
+import { hostFacts } from '../host.js';
 
 const positive = (max: number) => z.number().int().min(1).max(max);
 
@@ -125,7 +125,7 @@ export async function runBenchOverload(options: OverloadOptions, progress: Progr
         ingress,
         knee: o.knee,
         warmUpSeconds: o.warmUpSeconds,
-        host: { cpus: os.cpus().length, memoryGiB: r1(os.totalmem() / 2 ** 30), node: process.version },
+        host: hostFacts(),
         client: 'open loop: refused calls are counted, not retried',
       },
       overload: {

@@ -30,7 +30,8 @@ export interface LoadResult {
   seconds: number;
 }
 
-const TICK_MS = 2;
+/** How often the load client issues the calls that have come due. */
+export const LOAD_TICK_MS = 2;
 
 /** Issues `call(i)` for i = 0, 1, ... at `rate` per second; each resolves on success, rejects on failure. */
 export async function runLoad(o: LoadOptions, call: (i: number) => Promise<unknown>): Promise<LoadResult> {
@@ -83,7 +84,7 @@ export async function runLoad(o: LoadOptions, call: (i: number) => Promise<unkno
         },
       );
     }
-    await delay(TICK_MS);
+    await delay(LOAD_TICK_MS);
   }
   if (inFlight > 0) await new Promise<void>((resolve) => (drained = resolve));
   result.seconds = (performance.now() - t0) / 1000;

@@ -9,7 +9,6 @@
  *   compare  a fresh system per protocol variant at a moderate size: the same figures side by side, and
  *            the history check after a burst of migrations.
  */
-import os from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import { z } from 'zod';
 import { Protocol } from '../../impl/store/schema.js';
@@ -19,6 +18,7 @@ import type { LatencySummary } from './latency.js';
 import type { LoadResult } from './load.js';
 import { type Delta, type Snapshot, delta, perRequest, startSlowlog, takeSlowlog } from './probes.js';
 import { BenchSystem, CELL, type DrainResult, type SystemSettings } from './system.js';
+import { hostFacts } from '../host.js';
 
 const Variant = z.object({ name: z.string(), protocol: Protocol, audit: z.boolean(), trace: z.boolean() });
 export type Variant = z.infer<typeof Variant>;
@@ -341,7 +341,7 @@ export async function runBenchScale(options: ScaleOptions, progress: Progress = 
         ingress: o.ingress,
         migrationRate: o.migrationRate,
       },
-      host: { cpus: os.cpus().length, memoryGiB: r1(os.totalmem() / 1024 / MiB), node: process.version },
+      host: hostFacts(),
     },
     headline: {
       sessions: top.sessions,
