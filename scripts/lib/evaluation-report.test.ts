@@ -7,7 +7,7 @@ import { writeEvaluationReport } from './evaluation-report.js';
 const bench = path.resolve(import.meta.dirname, '../../bench');
 
 describe('the evaluation report', () => {
-  it("renders the committed benchmark results: each protocol's row, the scale levels, the knee's steps, five SVG plots", async () => {
+  it("renders the committed benchmark results: each protocol's row, the scale levels, the knee's steps, the floor, five SVG plots", async () => {
     const out = fs.mkdtempSync(path.join(os.tmpdir(), 'dhsched-report-'));
     try {
       const files = await writeEvaluationReport(bench, out);
@@ -20,6 +20,10 @@ describe('the evaluation report', () => {
       expect(md).toContain('## Throughput: the knee and overload');
       for (const step of knee.steps)
         expect(md).toContain(`| ${step.ingress} | ${step.offeredPerS.toLocaleString('en-US')} |`);
+      const floor = JSON.parse(fs.readFileSync(path.join(bench, 'floor.json'), 'utf8'));
+      expect(md).toContain(
+        `${floor.byStage.store.runsWithinTarget} of ${floor.runs.length / 2} runs within ${floor.targetP99Ms} ms`,
+      );
       const svgs = files.filter((f) => f.endsWith('.svg'));
       expect(svgs.map((f) => path.basename(f)).sort()).toEqual([
         'cost-of-safety.svg',
