@@ -20,6 +20,9 @@ function tlcts(...args: string[]): { code: number; out: string } {
 }
 
 /** Writes module `name` (and its configuration) to a fresh folder; returns the module's path. */
+const MISSING_INIT =
+  'The configuration file did not specify the initial state predicate.\nCan also be caused by trying to run TLC on a specification from\na module imported with a parameterized INSTANCE statement.';
+
 function writeSpec(name: string, tla: string, cfg = 'INIT Init\nNEXT Next\n'): string {
   const dir = fs.mkdtempSync(path.join(tmp, `${name}-`));
   fs.writeFileSync(path.join(dir, `${name}.cfg`), cfg);
@@ -414,8 +417,8 @@ describe("TLC's exit codes and words for what it refuses (EC.ExitStatus#errorCon
 
   it('151: what the configuration asks that the specification does not give (TLC_CONFIG_*)', () => {
     const cases = [
-      ['NEXT Next\n', 'The configuration file did not specify the initial state predicate.'],
-      ['INIT Init\n', 'The configuration file did not specify the next state predicate.'],
+      ['NEXT Next\n', MISSING_INIT],
+      ['INIT Init\nINVARIANT Small\n', 'The configuration file did not specify the next state predicate.'],
       [
         'INIT Init\nNEXT Next\nSPECIFICATION Spec\n',
         'The configuration file cannot specify both INIT/NEXT and SPECIFICATION fields.',
@@ -431,10 +434,54 @@ describe("TLC's exit codes and words for what it refuses (EC.ExitStatus#errorCon
     ] as const;
     for (const [cfg, message] of cases) {
       const { result } = check(
-        writeSpec('Conf', counter('Conf', "Spec == Init /\\ [][Next]_x\nHalf == x' = x + 1"), cfg),
+        writeSpec(
+          'Conf',
+          counter('Conf', "Spec == Init /\\ [][Next]_x\nHalf == x' = x + 1\nSmall == x < 3"),
+          cfg,
+        ),
       );
       expect({ code: result.exitCode, message: result.message }).toEqual({ code: 151, message });
     }
+  });
+
+  describe("a model without INIT or NEXT, as TLC's SpecProcessor allows it", () => {
+    // INIT may be missing only when nothing needs a state (no variable, invariant or property), NEXT
+    // only when nothing checks a step (no invariant or property); without NEXT, the initial states
+    // end the run: none is a success, some are TLC_STATES_AND_NO_NEXT_ACTION (75).
+    const constants = (assume: string) =>
+      `---- MODULE Consts ----\nEXTENDS Naturals\nCONSTANT N\nASSUME ${assume}\nASSUME \\A k \\in 1..N : k >= 1\n====\n`;
+    it('constants and ASSUMEs only: the assumptions checked, 0 states, depth 1, exit 0', () => {
+      const { result, text } = check(writeSpec('Consts', constants('N > 2'), 'CONSTANT N = 5\n'));
+      expect(result).toMatchObject({ verdict: 'success', exitCode: 0, distinctStates: 0, depth: 1 });
+      expect(text).toContain('Finished computing initial states: 0 distinct states generated');
+      expect(text).toContain('0 states generated, 0 distinct states found, 0 states left on queue.');
+      expect(text).not.toContain('outdegree');
+    });
+    it('constants and ASSUMEs only: a false assumption is still exit 10', () => {
+      const { result } = check(writeSpec('Consts', constants('N > 9'), 'CONSTANT N = 5\n'));
+      expect(result).toMatchObject({ verdict: 'assumption false', exitCode: 10 });
+    });
+    it('variables need INIT (151); INIT without NEXT and without checks ends after the initial states (75)', () => {
+      const spec = counter('NoNext', 'Spec == Init\nLive == <>(x = 0)');
+      expect(check(writeSpec('NoNext', spec, 'NEXT Next\n')).result).toMatchObject({
+        exitCode: 151,
+        message: MISSING_INIT,
+      });
+      for (const cfg of ['INIT Init\n', 'SPECIFICATION Spec\n']) {
+        const { result, text } = check(writeSpec('NoNext', spec, cfg));
+        expect(result).toMatchObject({
+          exitCode: 75,
+          message: 'No next state actions defined to generate successor states from.',
+        });
+        expect(text).toContain('Finished computing initial states: 1 distinct state generated');
+      }
+      // a state-level PROPERTY is checked on the initial states; a temporal one needs steps
+      expect(check(writeSpec('NoNext', spec, 'INIT Init\nPROPERTY Spec\n')).result.exitCode).toBe(75);
+      expect(check(writeSpec('NoNext', spec, 'INIT Init\nPROPERTY Live\n')).result).toMatchObject({
+        exitCode: 151,
+        message: 'The configuration file did not specify the next state predicate.',
+      });
+    });
   });
 
   it('255: a configuration file with a syntax error (ConfigFileException), before TLC starts', () => {

@@ -232,6 +232,15 @@ export class Explorer {
         ? `Finished computing initial states: ${distinct} distinct state${plural(distinct)} generated at ${tlcDate(Date.now())}.`
         : `Finished computing initial states: ${inits} state${plural(inits)} generated, with ${distinct} of them distinct at ${tlcDate(Date.now())}.`,
     );
+    // TLC ends a run without a next-state action here: a success if there is no state to expand
+    if (!this.model.hasNext && distinct > 0) {
+      return this.finish(start, {
+        verdict: 'evaluation error',
+        exitCode: 75,
+        message: 'No next state actions defined to generate successor states from.',
+        ...nullStats,
+      });
+    }
     return undefined;
   }
 
@@ -243,11 +252,12 @@ export class Explorer {
       if (live.violation) return this.finish(start, live.violation);
       livenessSeconds = live.seconds;
     }
+    const outDegree = this.outDegree.summary();
     return this.finish(start, {
       verdict: 'success',
       exitCode: 0,
       ...this.stats(),
-      outDegree: this.outDegree.summary(),
+      ...(outDegree ? { outDegree } : {}),
       ...(livenessSeconds !== undefined ? { livenessSeconds } : {}),
     });
   }
@@ -333,7 +343,8 @@ export class Explorer {
       distinctStates: this.fps.size,
       generatedStates: this.generated,
       statesLeftOnQueue: this.queue.size + this.inFlight,
-      depth: this.generated === 0 ? 0 : Math.max(1, this.maxLevel),
+      // TLC's depth is at least 1, even with no state (`ConcurrentTLCTrace#getLevel`)
+      depth: Math.max(1, this.maxLevel),
     };
   }
 

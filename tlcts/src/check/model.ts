@@ -48,6 +48,11 @@ export interface Model {
   init: ActClosure;
   /** Enumerates successors: assigns c.t. */
   next: ActClosure;
+  /**
+   * False when the model names no next-state action, which TLC allows while nothing needs one (no
+   * invariant and no property): the initial states, if any, then have no successors to explore.
+   */
+  hasNext: boolean;
   invariants: NamedCheck<StatePred>[];
   constraints: StatePred[];
   actionConstraints: ActionPred[];
@@ -218,6 +223,7 @@ class ModelBuilder {
     // TLC processes the invariants first (`SpecProcessor#processConfig`).
     const invariants = config.invariants.map((n) => this.invariant(n));
     const { init, next, fairness } = this.initAndNext();
+    const noState: ActClosure = () => {};
     const m: Model = {
       config,
       loader: this.loader,
@@ -225,8 +231,9 @@ class ModelBuilder {
       root: this.root,
       vars: this.loader.variables,
       assumptions: this.assumptions(),
-      init: conjoin(init.map((x) => this.actIn(x, true, false))),
-      next: this.actIn(next, false, true),
+      init: init.length === 0 ? noState : conjoin(init.map((x) => this.actIn(x, true, false))),
+      next: next ? this.actIn(next, false, true) : noState,
+      hasNext: next !== undefined,
       invariants,
       constraints: config.constraints.map((n) => this.statePred(this.named(n, 'constraint'))),
       actionConstraints: config.actionConstraints.map((n) =>
@@ -237,6 +244,7 @@ class ModelBuilder {
       checkDeadlock: this.opts.checkDeadlock ?? config.checkDeadlock ?? true,
     };
     for (const p of config.properties) this.property(p, m);
+    this.requireInitAndNext(m, init.length > 0, next !== undefined);
     if (this.temporals.length > 0) m.liveness = this.liveness(fairness);
     if (config.view) {
       const view = this.valueOf(this.named(config.view, 'view'));
@@ -350,7 +358,7 @@ class ModelBuilder {
    * Init and Next from INIT/NEXT or from the SPECIFICATION formula `Init /\ [][Next]_v /\ ...`,
    * and the temporal conjuncts of the specification (its fairness), as TLC's `processConfigSpec`.
    */
-  private initAndNext(): { init: Scoped[]; next: Scoped; fairness: Scoped[] } {
+  private initAndNext(): { init: Scoped[]; next?: Scoped; fairness: Scoped[] } {
     const { config } = this;
     if (config.specification && (config.init || config.next))
       throw new TlaError(
@@ -358,11 +366,11 @@ class ModelBuilder {
         151,
       );
     if (!config.specification) {
-      if (!config.init) throw new TlaError(MISSING_INIT, 151);
-      if (!config.next) throw new TlaError(MISSING_NEXT, 151);
       return {
-        init: [{ e: this.named(config.init, 'initial predicate'), scope: this.scope }],
-        next: { e: this.named(config.next, 'next state action'), scope: this.scope },
+        init: config.init ? [{ e: this.named(config.init, 'initial predicate'), scope: this.scope }] : [],
+        ...(config.next
+          ? { next: { e: this.named(config.next, 'next state action'), scope: this.scope } }
+          : {}),
         fairness: [],
       };
     }
@@ -389,9 +397,19 @@ class ModelBuilder {
         throw new TlaError(`TLC cannot handle the temporal formula ${locText(x.e.expr)}`, 255);
       else fairness.push(x);
     }
-    if (init.length === 0) throw new TlaError(MISSING_INIT, 151);
-    if (!next) throw new TlaError(MISSING_NEXT, 151);
-    return { init, next, fairness };
+    return { init, ...(next ? { next } : {}), fairness };
+  }
+
+  /**
+   * TLC's rule (`SpecProcessor#processConfig`): the initial predicate may be missing only when there is
+   * nothing for it to start (no variable, invariant or property), and the next-state action only when
+   * nothing checks steps (no invariant or property). A model of constants and ASSUMEs needs neither.
+   */
+  private requireInitAndNext(m: Model, hasInit: boolean, hasNext: boolean): void {
+    const checks = m.invariants.length > 0 || m.impliedActions.length > 0 || this.temporals.length > 0;
+    if (!hasInit && (checks || m.vars.length > 0 || m.impliedInits.length > 0))
+      throw new TlaError(MISSING_INIT, 151);
+    if (!hasNext && checks) throw new TlaError(MISSING_NEXT, 151);
   }
 
   /** A conjunct as TLC's `processConfigSpec` reaches it: a zero-argument definition it names is unfolded. */
@@ -655,7 +673,8 @@ function exists(e: Expr, pred: (x: Expr) => boolean): boolean {
   return found;
 }
 
-const MISSING_INIT = 'The configuration file did not specify the initial state predicate.';
+const MISSING_INIT =
+  'The configuration file did not specify the initial state predicate.\nCan also be caused by trying to run TLC on a specification from\na module imported with a parameterized INSTANCE statement.';
 const MISSING_NEXT = 'The configuration file did not specify the next state predicate.';
 const TOO_MANY_NEXT =
   'The specification contains more than one conjunct of the form [][Next]_v,\nbut TLC can handle only specifications with one next-state relation.';

@@ -24,8 +24,9 @@ export class OutDegree {
     this.sum += degree;
   }
 
-  summary(): OutDegreeSummary {
-    if (this.states === 0) return { mean: 0, min: 0, max: 0, p95: 0 };
+  /** None when no state was expanded: TLC then prints no outdegree line. */
+  summary(): OutDegreeSummary | undefined {
+    if (this.states === 0) return undefined;
     const present = [...this.counts.keys()].filter((d) => this.counts[d]! > 0);
     const pos = Math.floor(this.states * 0.95);
     let cumulative = 0;
