@@ -54,6 +54,11 @@ describe('TLC features', () => {
     expect(result).toMatchObject({ verdict: 'success', distinctStates: 3, generatedStates: 3, depth: 3 });
   });
 
+  it('applies a module-scoped cfg value (Limit = [Inner] 4) inside that module only', () => {
+    const { result } = runCheck(spec('ModuleValue'));
+    expect(result).toMatchObject({ verdict: 'success', distinctStates: 5, generatedStates: 5, depth: 5 });
+  });
+
   it('refuses a definition of a name already imported, as SANY does', () => {
     const { result } = runCheck(spec('Redefined'));
     expect(result.exitCode).toBe(150);

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import type { Expr, OpDef } from '../syntax/ast.js';
 import { parseCfg } from '../cfg/parse.js';
-import type { CfgValue, ModelConfig } from '../cfg/types.js';
+import type { CfgConstant, CfgValue, ModelConfig } from '../cfg/types.js';
 import { ModuleLoader } from '../modules/loader.js';
 import { Compiler, conjoin, forEachChild, locText } from '../eval/compiler.js';
 import { FrameInfo, Scope, type DefHandle, type ModInst, type Sym } from '../eval/scope.js';
@@ -116,11 +116,15 @@ export function loadModel(opts: LoadOptions): Model {
   resetValueTables();
   // TLC interns the configuration's values before it parses the modules (value order depends on it).
   const cfgValues = new Map<string, Value>();
-  for (const c of config.constants) if (c.kind === 'value') cfgValues.set(c.name, cfgValue(c.value));
+  const moduleValues = new Map<CfgConstant, Value>();
+  for (const c of config.constants) {
+    if (c.kind === 'value') cfgValues.set(c.name, cfgValue(c.value));
+    if (c.kind === 'moduleValue') moduleValues.set(c, cfgValue(c.value));
+  }
   const loader = new ModuleLoader(opts.tlaFile);
   const root = loader.root((name, inst) => bindConstant(name, inst, config, cfgValues));
   const compiler = new Compiler(loader, opts.host, loader.variables);
-  applyOverrides(root, loader, config, cfgValues);
+  applyOverrides(root, loader, config, cfgValues, moduleValues);
   return new ModelBuilder(config, loader, root, compiler, opts).build();
 }
 
@@ -130,8 +134,8 @@ function refuseUnsupported(config: ModelConfig): void {
     const what =
       c.kind === 'operatorValue'
         ? `an operator defined by values (${c.name}(...) = ...)`
-        : c.kind === 'moduleValue'
-          ? `a module-scoped value (${c.name} = [${c.module}] ...)`
+        : c.kind === 'moduleValue' && c.args.length > 0
+          ? `a module-scoped operator defined by values (${c.name}(...) = [${c.module}] ...)`
           : undefined;
     if (what) throw new TlaError(`unsupported: ${what} at line ${c.loc.line} of ${config.file}`, 151);
   }
@@ -157,14 +161,22 @@ function bindConstant(name: string, inst: ModInst, config: ModelConfig, values: 
   );
 }
 
-/** `Def <- Other` and `Def = v` in the cfg also replace definitions (TLC's model overrides). */
+/**
+ * `Def <- Other` and `Def = v` in the cfg also replace definitions (TLC's model overrides); `Def <- [Mod]
+ * Other` and `Def = [Mod] v` only inside module Mod.
+ */
 function applyOverrides(
   root: ModInst,
   loader: ModuleLoader,
   config: ModelConfig,
   values: Map<string, Value>,
+  moduleValues: Map<CfgConstant, Value>,
 ): void {
   for (const c of config.constants) {
+    if (c.kind === 'moduleValue') {
+      loader.overrideInModule(c.module, c.name, { k: 'const', value: moduleValues.get(c)!, name: c.name });
+      continue;
+    }
     if (c.kind === 'moduleSubstitution') {
       const by = root.names.get(c.by);
       if (!by) {
