@@ -14,7 +14,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadModel } from '../src/check/model.js';
 import { makeHost } from '../src/check/run.js';
-import { SanyError } from '../src/errors.js';
+import { SanyError, TlaError } from '../src/errors.js';
 import { Frame, ROOT_FRAME } from '../src/eval/runtime.js';
 import { EvalError } from '../src/values/errors.js';
 import { show, type Value } from '../src/values/value.js';
@@ -655,6 +655,50 @@ describe('loading', () => {
     // SANY's semantic error.
     expect(error).toBeInstanceOf(SanyError);
     expect((error as SanyError).report).toContain("Unknown operator: `Len'.");
+  });
+});
+
+describe('names a community module passes on from the modules it extends', () => {
+  // Releases of the CommunityModules differ: SequencesExt and FiniteSetsExt EXTEND their dependencies
+  // today and took them by LOCAL INSTANCE before. A passed-on name is in scope, and gives way to a
+  // specification's own definition of it; a module's own operators, and names extended directly, do not.
+  const loadError = (name: string, mods: string, defs: string[]): unknown => {
+    try {
+      load(name, mods, defs)(defs[0]!.split(' ')[0]!);
+    } catch (e) {
+      return e;
+    }
+    return undefined;
+  };
+
+  it("a specification's own Range and Max (Functions' and FiniteSetsExt's through SequencesExt) are its own", () => {
+    const evaluate = load('OwnRange', 'Naturals, Sequences, SequencesExt', [
+      'Range(f) == {f[i] + 100 : i \\in DOMAIN f}',
+      'Max(S) == CHOOSE m \\in S : \\A k \\in S : k >= m',
+      'D == <<Range(<<1, 2>>), Max({3, 7}), ToSet(<<1, 2>>), Reverse(<<1, 2>>)>>',
+    ]);
+    // the own Max is the minimum: it is the one used
+    expect(show(evaluate('D'))).toBe('<<{101, 102}, 3, {1, 2}, <<2, 1>>>>');
+  });
+
+  it('a passed-on name is still in scope when not defined again, also through a user module', () => {
+    const evaluate = load('PassedOn', 'SequencesExt', ['D == <<Range(<<4>>), Max({3, 7}), Len(<<1>>)>>']);
+    expect(show(evaluate('D'))).toBe('<<{4}, 7, 1>>');
+  });
+
+  it("refuses a definition of a community module's own operator, or of a name extended directly", () => {
+    for (const [mods, def] of [
+      ['SequencesExt', 'Reverse(s) == s'],
+      ['Functions, SequencesExt', 'Range(f) == {}'],
+      ['SequencesExt, Sequences', 'Len(s) == 0'],
+    ] as const) {
+      const error = loadError('Clash', mods, [def]);
+      expect(error, `${mods} / ${def}`).toBeInstanceOf(TlaError);
+      expect(error).toMatchObject({
+        exitCode: 150,
+        message: expect.stringMatching(/^Multiply-defined symbol/),
+      });
+    }
   });
 });
 

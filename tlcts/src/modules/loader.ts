@@ -10,7 +10,7 @@ import { SanyError, TlaError } from '../errors.js';
 import { sanyAbortReport } from '../syntax/sany.js';
 import { commentEnd } from '../syntax/sany-lexer.js';
 import { DefHandle, ModInst, Scope, type Sym } from '../eval/scope.js';
-import { STANDARD_MODULES } from '../stdlib/index.js';
+import { COMMUNITY_MODULES, STANDARD_MODULES } from '../stdlib/index.js';
 import type { BuiltinModule } from '../stdlib/builtin.js';
 import { intern } from '../values/value.js';
 
@@ -21,6 +21,8 @@ type Provider = (name: string, decl: Declaration) => Sym;
 interface Built {
   inst: ModInst;
   exported: Map<string, Sym>;
+  /** Exported names that give way to a definition of the same name (see `declare`). */
+  givesWay: ReadonlySet<string>;
 }
 
 /** An instance made by INSTANCE; its parameters (if any) live in paramScope's frame. */
@@ -152,17 +154,21 @@ export class ModuleLoader {
     if (cached) return cached;
     const inst = new ModInst(m, level);
     const exported = new Map<string, Sym>();
-    const built = { inst, exported };
+    const givesWay = new Set<string>();
+    const built = { inst, exported, givesWay };
     cache.set(m.name, built);
     const top = inst.top;
-    const importAll = (from: Map<string, Sym>, local: boolean) => {
+    const importAll = (from: Map<string, Sym>, local: boolean, yielding: ReadonlySet<string> = NONE) => {
       for (const [n, s] of from) {
-        declare(inst, m, n, s);
+        declare(inst, m, n, s, givesWay, undefined, yielding.has(n));
         if (!local) exported.set(n, s);
       }
     };
-    for (const ext of m.extends) importAll(this.importable(ext, level, provider, cache, m), false);
-    for (const u of m.units) this.addUnit(u, inst, top, exported, provider, importAll);
+    for (const ext of m.extends) {
+      const { names, givesWay: yielding } = this.importable(ext, level, provider, cache, m);
+      importAll(names, false, yielding);
+    }
+    for (const u of m.units) this.addUnit(u, inst, top, exported, givesWay, provider, importAll);
     this.adopt(inst);
     return built;
   }
@@ -173,11 +179,14 @@ export class ModuleLoader {
     provider: Provider,
     cache: Map<string, Built>,
     from: ModuleAst,
-  ): Map<string, Sym> {
+  ): { names: Map<string, Sym>; givesWay: ReadonlySet<string> } {
     const std = STANDARD_MODULES.get(name);
     const user = this.modules.get(name);
-    if (user) return this.build(user, level, provider, cache).exported;
-    if (std) return builtinNames(std);
+    if (user) {
+      const built = this.build(user, level, provider, cache);
+      return { names: built.exported, givesWay: built.givesWay };
+    }
+    if (std) return { names: builtinNames(std), givesWay: passedOn(std) };
     throw this.missingModule(name, from.name);
   }
 
@@ -186,11 +195,12 @@ export class ModuleLoader {
     inst: ModInst,
     top: Scope,
     exported: Map<string, Sym>,
+    givesWay: Set<string>,
     provider: Provider,
-    importAll: (from: Map<string, Sym>, local: boolean) => void,
+    importAll: (from: Map<string, Sym>, local: boolean, yielding: ReadonlySet<string>) => void,
   ): void {
     const define = (name: string, sym: Sym, local: boolean) => {
-      declare(inst, inst.module, name, sym, u.kind === 'Module' ? undefined : u.loc);
+      declare(inst, inst.module, name, sym, givesWay, u.kind === 'Module' ? undefined : u.loc);
       if (!local) exported.set(name, sym);
     };
     switch (u.kind) {
@@ -204,7 +214,10 @@ export class ModuleLoader {
         return;
       case 'Instance':
         if (u.name) define(u.name, { k: 'instance', def: u, scope: top }, u.local);
-        else importAll(this.instantiate(u, top).exported, u.local);
+        else {
+          const made = this.instantiate(u, top);
+          importAll(made.exported, u.local, made.givesWay);
+        }
         return;
       case 'Recursive':
       case 'Assume':
@@ -297,16 +310,34 @@ export class ModuleLoader {
     const exported = builtinNames(std);
     for (const [n, s] of exported) inst.names.set(n, s);
     this.adopt(inst);
-    return { inst, exported, paramScope };
+    return { inst, exported, givesWay: passedOn(std), paramScope };
   }
 }
 
 /**
  * Adds a module-level name. As in SANY, a name may not be defined twice, unless both are the same
  * definition reached twice (diamond EXTENDS) or the same standard operator (Naturals and Integers).
+ * A name that a community module only passes on from a module it extends (`yielding`) gives way to
+ * any other binding of it: CommunityModules releases differ on whether they EXTEND those modules or
+ * take them by LOCAL INSTANCE, and a specification may define, say, its own Range beside SequencesExt.
+ * `givesWay` holds the names of this module that would still give way.
  */
-function declare(inst: ModInst, m: ModuleAst, name: string, sym: Sym, loc?: Loc): void {
+function declare(
+  inst: ModInst,
+  m: ModuleAst,
+  name: string,
+  sym: Sym,
+  givesWay: Set<string>,
+  loc?: Loc,
+  yielding = false,
+): void {
   const prior = inst.names.get(name);
+  if (prior && yielding) return;
+  if (prior && givesWay.delete(name)) {
+    inst.names.set(name, sym);
+    return;
+  }
+  if (!prior && yielding) givesWay.add(name);
   if (prior && prior !== sym) {
     const bothBuiltin = prior.k === 'builtin' && sym.k === 'builtin';
     const sameDef = prior.k === 'def' && sym.k === 'def' && prior.h.def === sym.h.def;
@@ -325,6 +356,14 @@ function declare(inst: ModInst, m: ModuleAst, name: string, sym: Sym, loc?: Loc)
 }
 
 const INTEGER_OVERRIDES = new Set(STANDARD_MODULES.get('Integers')!.ops.values());
+
+const NONE: ReadonlySet<string> = new Set();
+
+/** The names a community module passes on from the modules it extends rather than defines. */
+function passedOn(m: BuiltinModule): ReadonlySet<string> {
+  if (!COMMUNITY_MODULES.has(m.name)) return NONE;
+  return new Set([...builtinNames(m).keys()].filter((n) => !m.ops.has(n)));
+}
 
 function builtinNames(m: BuiltinModule): Map<string, Sym> {
   const out = new Map<string, Sym>();

@@ -24,9 +24,14 @@ import { TLCEXT } from './tlcext.js';
 
 export { CORE };
 
+const COMMUNITY = [FOLDS, FUNCTIONS, FINITESETSEXT, SEQUENCESEXT, RELATION, GRAPHS, IOUTILS, JSON_MODULE];
+
 export const STANDARD_MODULES: ReadonlyMap<string, BuiltinModule> = new Map(
-  [
-    ...[NATURALS, INTEGERS, REALS, SEQUENCES, FINITESETS, BAGS, TLC, TLCEXT, TLAPS],
-    ...[FOLDS, FUNCTIONS, FINITESETSEXT, SEQUENCESEXT, RELATION, GRAPHS, IOUTILS, JSON_MODULE],
-  ].map((m) => [m.name, m]),
+  [...[NATURALS, INTEGERS, REALS, SEQUENCES, FINITESETS, BAGS, TLC, TLCEXT, TLAPS], ...COMMUNITY].map((m) => [
+    m.name,
+    m,
+  ]),
 );
+
+/** The modules of STANDARD_MODULES that come from the CommunityModules. */
+export const COMMUNITY_MODULES: ReadonlySet<string> = new Set(COMMUNITY.map((m) => m.name));
