@@ -96,6 +96,26 @@ interface Case {
 }
 
 const cases: Case[] = [
+  // Modules instantiated in a LET, and standard operators reached through an instance (B!Len(s)).
+  {
+    folder: 'LetInstance',
+    what: "LET B == INSTANCE Bounded: its module loaded, B!Op and B!Len/B!< taking the caller's s",
+    expected: ok(4, 4, 4),
+  },
+  {
+    folder: 'LetInstance',
+    cfg: 'LetInstance_Tight',
+    what: 'the same model, an invariant through the instance violated at the 4th state',
+    expected: {
+      verdict: 'invariant violated',
+      exitCode: 12,
+      distinct: 4,
+      generated: 4,
+      depth: 4,
+      violated: 'Tight',
+      traceLength: 4,
+    },
+  },
   // Recursion and higher-order operators.
   {
     folder: 'RecFns',

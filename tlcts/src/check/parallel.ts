@@ -21,7 +21,7 @@
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { TlaError } from '../errors.js';
-import { forEachChild } from '../eval/compiler.js';
+import { forEachChild } from '../syntax/walk.js';
 import type { Expr, Unit } from '../syntax/ast.js';
 import type { ExploreOptions } from './explore.js';
 import type { Model } from './model.js';

@@ -3,7 +3,7 @@
  * (`LevelConstants`): constant, state (mentions variables), action (primes, `[A]_v`) or temporal.
  */
 import type { Bound, Expr, FcnDef, OpDef } from '../syntax/ast.js';
-import { forEachChild } from '../eval/compiler.js';
+import { forEachChild } from '../syntax/walk.js';
 import type { Scope, Sym } from '../eval/scope.js';
 import type { ModuleLoader } from '../modules/loader.js';
 import { TlaError } from '../errors.js';

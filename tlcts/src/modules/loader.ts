@@ -4,7 +4,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Declaration, InstanceDef, Loc, ModuleAst, PathStep, Unit } from '../syntax/ast.js';
+import type { Declaration, Expr, InstanceDef, Loc, ModuleAst, PathStep, Unit } from '../syntax/ast.js';
+import { forEachChild } from '../syntax/walk.js';
 import { parseModules } from '../syntax/parse.js';
 import { SanyError, TlaError } from '../errors.js';
 import { sanyAbortReport } from '../syntax/sany.js';
@@ -375,16 +376,24 @@ function builtinNames(m: BuiltinModule): Map<string, Sym> {
   return out;
 }
 
-/** Modules that m needs: EXTENDS and INSTANCE targets, including those of nested modules. */
+/**
+ * Modules that m needs: EXTENDS and INSTANCE targets, including those of nested modules and those
+ * instantiated in a LET (`LET M == INSTANCE Mod IN ...`).
+ */
 function dependencies(m: ModuleAst): string[] {
   const out: string[] = [...m.extends];
+  const visitExpr = (e: Expr): void => {
+    if (e.kind === 'Let') for (const d of e.defs) if (d.kind === 'Instance') out.push(d.module);
+    forEachChild(e, visitExpr);
+  };
   const visit = (units: Unit[]) => {
     for (const u of units) {
       if (u.kind === 'Instance') out.push(u.module);
       else if (u.kind === 'Module') {
         out.push(...u.extends);
         visit(u.units);
-      }
+      } else if (u.kind === 'OpDef' || u.kind === 'FcnDef') visitExpr(u.body);
+      else if (u.kind === 'Assume') visitExpr(u.expr);
     }
   };
   visit(m.units);
