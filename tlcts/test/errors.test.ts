@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCheck } from '../src/check/run.js';
 import { corpusDir } from './support/corpus.js';
+import { show } from '../src/values/value.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const corpus = corpusDir();
@@ -330,6 +331,43 @@ describe('parse errors as SANY reports them (TLAplusParser#msgStackToString), ex
 describe("TLC's exit codes and words for what it refuses (EC.ExitStatus#errorConstantToExitStatus)", () => {
   const counter = (name: string, defs: string) =>
     `---- MODULE ${name} ----\nEXTENDS Naturals\nVARIABLE x\nInit == x = 0\nNext == x' = (x + 1) % 3\n${defs}\n====\n`;
+
+  describe('an invariant or action property that cannot be evaluated on a successor (ModelChecker#doNextEvalFailed)', () => {
+    // x counts 0, 1, 2; f is defined on {0, 1} only, so evaluating f[x] fails at the third state.
+    const failing = counter(
+      'EvalFail',
+      "f == [i \\in {0, 1} |-> i]\nInv == f[x] >= 0\nAct == [][f[x'] >= 0]_x",
+    );
+    const applying =
+      'Attempted to apply function:\n(0 :> 0 @@ 1 :> 1)\nto argument 2, which is not in the domain of the function.';
+    for (const [cfg, code, message] of [
+      ['INIT Init\nNEXT Next\nINVARIANT Inv\n', 76, `Evaluating invariant Inv failed.\n${applying}`],
+      ['INIT Init\nNEXT Next\nPROPERTY Act\n', 13, `Evaluating action property Act failed.\n${applying}`],
+    ] as const) {
+      it(`${code}: ${message.split('\n')[0]} (the behaviour up to the successor)`, () => {
+        const { result } = check(writeSpec('EvalFail', failing, cfg));
+        expect(result).toMatchObject({
+          verdict: 'evaluation error',
+          exitCode: code,
+          message,
+          distinctStates: 3,
+          generatedStates: 3,
+          depth: 3,
+        });
+        expect(result.trace?.map((t) => show(t.state[0]!))).toEqual(['0', '1', '2']);
+      });
+    }
+    it('75: the same invariant failing on an initial state is an error of the initial states', () => {
+      const { result } = check(
+        writeSpec(
+          'EvalFail',
+          failing.replace('Init == x = 0', 'Init == x = 2'),
+          'INIT Init\nNEXT Next\nINVARIANT Inv\n',
+        ),
+      );
+      expect(result.exitCode).toBe(75);
+    });
+  });
 
   it('76: an INVARIANT that is not a state predicate, temporal or action (TLC_INVARIANT_VIOLATED_LEVEL)', () => {
     for (const inv of ['Live', 'Step']) {

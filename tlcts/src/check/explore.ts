@@ -428,10 +428,34 @@ export class Explorer {
     });
   }
 
-  /** Stops at the first invariant (in cfg order) that state violates; from is its predecessor, -1 for an initial state. */
+  /**
+   * Stops at the first invariant (in cfg order) that state violates or fails to evaluate; from is its
+   * predecessor, -1 for an initial state (whose evaluation errors end the run as any other there).
+   */
   private checkInvariants(state: Value[], from: number): void {
-    const inv = this.model.invariants.find((i) => !i.check(state));
-    if (inv) throw invariantStop(inv.name, state, from);
+    for (const inv of this.model.invariants) {
+      let holds: boolean;
+      try {
+        holds = inv.check(state);
+      } catch (err) {
+        if (from < 0) throw err;
+        throw evaluationStop('invariant', inv.name, err, state, from);
+      }
+      if (!holds) throw invariantStop(inv.name, state, from);
+    }
+  }
+
+  /** Stops at the first implied action property the step from s to succ violates or fails to evaluate. */
+  private checkActions(s: Value[], succ: Value[], from: number): void {
+    for (const p of this.model.impliedActions) {
+      let holds: boolean;
+      try {
+        holds = p.check(s, succ);
+      } catch (err) {
+        throw evaluationStop('action property', p.loc, err, succ, from);
+      }
+      if (!holds) throw actionStop(p, succ, from);
+    }
   }
 
   private search(start: number): void {
@@ -473,8 +497,7 @@ export class Explorer {
           if (live) live.step(id, succ);
         }
         if (!inside || fresh) this.checkInvariants(succ, item.id);
-        const violated = m.impliedActions.find((p) => !p.check(s, succ));
-        if (violated) throw actionStop(violated, succ, item.id);
+        this.checkActions(s, succ, item.id);
         if (fresh) this.queue.push({ id, level: item.level + 1, s: succ });
         this.level = item.level;
       });
@@ -595,16 +618,28 @@ export class Explorer {
             if (checked) throw invariantStop(inv.name, state(succ), from);
             break;
           }
-          case Op.InvariantError:
-          case Op.EncodeError: {
-            // The error counts where search() meets it: invariants of a checked successor, bytes of a new one.
+          case Op.InvariantError: {
+            // The error counts where search() meets it: invariants of a checked successor.
             const err = evalError(result.errors[r.varint()]!);
-            if (op === Op.InvariantError ? checked : fresh) throw err;
+            const inv = m.invariants[r.varint()]!;
+            const succ = bytes();
+            if (checked) throw evaluationStop('invariant', inv.name, err, state(succ), from);
+            break;
+          }
+          case Op.EncodeError: {
+            // The error counts where search() meets it: bytes of a new successor.
+            const err = evalError(result.errors[r.varint()]!);
+            if (fresh) throw err;
             break;
           }
           case Op.ActionViolated: {
             const p = m.impliedActions[r.varint()]!;
             throw actionStop(p, state(bytes()), from);
+          }
+          case Op.ActionError: {
+            const err = evalError(result.errors[r.varint()]!);
+            const p = m.impliedActions[r.varint()]!;
+            throw evaluationStop('action property', p.loc, err, state(bytes()), from);
           }
           case Op.State: {
             const succ = bytes();
@@ -770,6 +805,29 @@ function actionStop(p: NamedCheck<ActionPred>, state: Value[], from: number): St
     violated: p.name,
     propertyKind: 'action',
     message: `Action property ${p.loc} is violated.`,
+    traceTo: from,
+    extra: { state },
+  });
+}
+
+/**
+ * An invariant or implied action property that fails to evaluate on a successor: TLC's
+ * TLC_INVARIANT_EVALUATION_FAILED (exit 76) and TLC_ACTION_PROPERTY_EVALUATION_FAILED (exit 13), with
+ * the behaviour up to the successor. Other exceptions are thrown on.
+ */
+function evaluationStop(
+  kind: 'invariant' | 'action property',
+  name: string,
+  thrown: unknown,
+  state: Value[],
+  from: number,
+): Stop {
+  const err = asEvalError(thrown);
+  if (!(err instanceof EvalError)) throw err;
+  return new Stop({
+    verdict: 'evaluation error',
+    exitCode: kind === 'invariant' ? 76 : 13,
+    message: `Evaluating ${kind} ${name} failed.\n${err.message}`,
     traceTo: from,
     extra: { state },
   });

@@ -43,10 +43,12 @@ export const enum Op {
   InvariantPrint,
   /** The first invariant the successor violates (its index, then the state's length and bytes). */
   InvariantViolated,
-  /** An error evaluating the successor's invariants (an error index). */
+  /** An error evaluating an invariant of the successor (its index, an error index, the state). */
   InvariantError,
   /** The first implied action property the step violates (its index, the state): the state's end. */
   ActionViolated,
+  /** An error evaluating an implied action property (its index, an error index, the state): the end. */
+  ActionError,
   /** The successor's bytes, for the queue (length, bytes). */
   State,
   /** The successor cannot be stored (an error index). */

@@ -143,25 +143,46 @@ class Expander {
     return true;
   }
 
-  /** The first invariant the state violates, or the error evaluating them; the search goes on. */
+  /** The first invariant the state violates, or the error evaluating one; the search goes on. */
   private checkInvariants(succ: Value[]): void {
     this.printOp = Op.InvariantPrint;
+    const invariants = this.model.invariants;
+    let i = 0;
     try {
-      const i = this.model.invariants.findIndex((inv) => !inv.check(succ));
-      if (i >= 0) this.withState(Op.InvariantViolated, i, succ);
+      for (; i < invariants.length; i++) {
+        if (!invariants[i]!.check(succ)) return this.withState(Op.InvariantViolated, i, succ);
+      }
     } catch (err) {
-      this.error(Op.InvariantError, err);
+      this.withError(Op.InvariantError, i, err, succ);
     } finally {
       this.printOp = Op.Print;
     }
   }
 
-  /** The first implied action property the step violates stops the search. */
+  /** The first implied action property the step violates, or fails to evaluate, stops the search. */
   private checkActions(s: Value[], succ: Value[]): void {
-    const i = this.model.impliedActions.findIndex((p) => !p.check(s, succ));
-    if (i < 0) return;
+    const actions = this.model.impliedActions;
+    let i = 0;
+    try {
+      for (; i < actions.length; i++) if (!actions[i]!.check(s, succ)) break;
+    } catch (err) {
+      this.withError(Op.ActionError, i, err, succ);
+      throw STOPPED;
+    }
+    if (i === actions.length) return;
     this.withState(Op.ActionViolated, i, succ);
     throw STOPPED;
+  }
+
+  private withError(
+    op: Op.InvariantError | Op.ActionError,
+    index: number,
+    err: unknown,
+    succ: Value[],
+  ): void {
+    this.error(op, err);
+    this.ops.varint(index);
+    this.bytes(this.encode(succ));
   }
 
   /** The successor's bytes for the queue, or why they cannot be written. */
@@ -197,7 +218,7 @@ class Expander {
   }
 
   /** An evaluation error as an operation; any other exception is the worker's failure. */
-  private error(op: Op.Error | Op.InvariantError | Op.EncodeError, err: unknown): void {
+  private error(op: Op.Error | Op.InvariantError | Op.ActionError | Op.EncodeError, err: unknown): void {
     const e = asEvalError(err);
     if (!(e instanceof EvalError)) throw e;
     this.ops.varint(op);
