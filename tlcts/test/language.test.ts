@@ -116,6 +116,11 @@ const cases: Case[] = [
       traceLength: 4,
     },
   },
+  {
+    folder: 'LambdaSubst',
+    what: 'INSTANCE ... WITH Op <- Inc and Op <- LAMBDA n : ... (an operator constant substituted)',
+    expected: ok(4, 9, 3),
+  },
   // Recursion and higher-order operators.
   {
     folder: 'RecFns',

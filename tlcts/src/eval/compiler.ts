@@ -157,6 +157,8 @@ export class Compiler {
 
   /** Definitions whose body is being compiled: a call met inside one is recursive, not inlined. */
   private readonly compilingDefs = new Set<DefHandle>();
+  /** The definitions LAMBDAs substituted for operator constants act as, one per LAMBDA. */
+  private readonly lambdaDefs = new Map<Expr, DefHandle>();
   /** How many expression nodes have been inlined so far (each call site gets its own copy). */
   private inlinedNodes = 0;
 
@@ -691,10 +693,33 @@ export class Compiler {
     }
   }
 
-  /** An operator constant of an instance replaced by an operator of the instantiator. */
+  /**
+   * An operator constant of an instance replaced by an operator of the instantiator: a name, or a
+   * LAMBDA, which acts as a definition of the instantiator's scope (`WITH Op <- LAMBDA n : n + 1`).
+   */
   private substOperator(sym: Sym & { k: 'subst' }, e: Expr): Sym {
-    if (sym.expr.kind === 'Ident') return this.resolve(sym.expr.name, sym.scope, e);
-    throw new TlaError(`unsupported: operator substitution by an expression at ${locText(e)}`, 255);
+    const by = sym.expr;
+    if (by.kind === 'Ident') return this.resolve(by.name, sym.scope, e);
+    if (by.kind === 'Lambda') {
+      let h = this.lambdaDefs.get(by);
+      if (!h) {
+        const params = by.params.map((name) => ({ name, arity: 0 }));
+        const def = {
+          kind: 'OpDef',
+          name: sym.name,
+          params,
+          body: by.body,
+          local: false,
+          loc: by.loc,
+        } as const;
+        this.lambdaDefs.set(by, (h = new DefHandle(def, sym.scope)));
+      }
+      return { k: 'def', h };
+    }
+    throw new TlaError(
+      `unsupported: operator ${sym.name} substituted by ${by.kind === 'Prefixed' ? "another instance's operator" : 'an expression'} at ${locText(by)}`,
+      255,
+    );
   }
 
   private callDef(h: DefHandle, e: Expr, scope: Scope, args: Expr[], parent: (f: Frame) => Frame): Closure {
