@@ -605,6 +605,22 @@ describe('Json', () => {
   });
 });
 
+describe('Bitwise', () => {
+  it('computes &, |, ^^ and shiftR on naturals, as their definitions and the Java overrides do', () => {
+    const cases: Case[] = [
+      ['<<12 & 10, 10 & 12, 0 & 5, 7 & 7>>', '<<8, 8, 0, 7>>'],
+      ['<<12 | 3, 3 | 12, 0 | 0, 8 | 1>>', '<<15, 15, 0, 9>>'],
+      ['<<12 ^^ 10, 5 ^^ 5, 0 ^^ 9>>', '<<6, 0, 9>>'],
+      ['<<shiftR(12, 2), shiftR(1, 0), shiftR(1, 1), shiftR(1024, 10)>>', '<<3, 1, 0, 1>>'],
+    ];
+    const failures: Failure[] = [
+      ['"a" & 1', 'The first argument of >= should be an integer, but instead it is:\n"a"'],
+      ['1 | {}', 'The second argument of >= should be an integer, but instead it is:\n{}'],
+    ];
+    expect(mismatches('Bits', 'Naturals, Bitwise', cases, failures)).toEqual([]);
+  });
+});
+
 describe('loading', () => {
   it('loads every TLAPS pragma of tlapm, with and without a timeout or tactic argument', () => {
     const cases: Case[] = [

@@ -3,6 +3,7 @@
  * them the CommunityModules that specifications commonly extend.
  */
 import { BAGS } from './bags.js';
+import { BITWISE } from './bitwise.js';
 import type { BuiltinModule } from './builtin.js';
 import { CORE } from './core.js';
 import { FINITESETS } from './finitesets.js';
@@ -24,7 +25,9 @@ import { TLCEXT } from './tlcext.js';
 
 export { CORE };
 
-const COMMUNITY = [FOLDS, FUNCTIONS, FINITESETSEXT, SEQUENCESEXT, RELATION, GRAPHS, IOUTILS, JSON_MODULE];
+const COMMUNITY = [
+  ...[FOLDS, FUNCTIONS, FINITESETSEXT, SEQUENCESEXT, RELATION, GRAPHS, IOUTILS, JSON_MODULE, BITWISE],
+];
 
 export const STANDARD_MODULES: ReadonlyMap<string, BuiltinModule> = new Map(
   [...[NATURALS, INTEGERS, REALS, SEQUENCES, FINITESETS, BAGS, TLC, TLCEXT, TLAPS], ...COMMUNITY].map((m) => [
