@@ -332,6 +332,23 @@ describe("TLC's exit codes and words for what it refuses (EC.ExitStatus#errorCon
   const counter = (name: string, defs: string) =>
     `---- MODULE ${name} ----\nEXTENDS Naturals\nVARIABLE x\nInit == x = 0\nNext == x' = (x + 1) % 3\n${defs}\n====\n`;
 
+  it('75: any error computing the initial states (replayed, TLC_NESTED_EXPRESSION); 255: a stack overflow in a step', () => {
+    const spec = counter(
+      'Errs',
+      'LOCAL INSTANCE TLC\nRECURSIVE F(_)\nF(n) == F(n + 1)\nByZero == x = 1 \\div 0\nAsserting == x = 0 /\\ Assert(FALSE, "no")\nDeep == x = F(0)\nDeepStep == x\' = F(x)',
+    );
+    for (const init of ['ByZero', 'Asserting', 'Deep']) {
+      const { result } = check(writeSpec('Errs', spec, `INIT ${init}\nNEXT Next\n`));
+      expect({ init, code: result.exitCode }).toEqual({ init, code: 75 });
+    }
+    const { result } = check(writeSpec('Errs', spec, 'INIT Init\nNEXT DeepStep\n'));
+    expect(result).toMatchObject({
+      exitCode: 255,
+      message:
+        'This was a Java StackOverflowError. It was probably the result\nof an incorrect recursive function definition that caused TLC to enter\nan infinite loop when trying to compute the function or its application\nto an element in its putative domain.',
+    });
+  });
+
   describe('an invariant or action property that cannot be evaluated on a successor (ModelChecker#doNextEvalFailed)', () => {
     // x counts 0, 1, 2; f is defined on {0, 1} only, so evaluating f[x] fails at the third state.
     const failing = counter(
@@ -430,11 +447,19 @@ describe("TLC's exit codes and words for what it refuses (EC.ExitStatus#errorCon
     );
   });
 
-  it('255: a temporal formula evaluated in a predicate (TLC_ENCOUNTERED_FORMULA_IN_PREDICATE)', () => {
+  it('255: a temporal formula evaluated in a predicate (TLC_ENCOUNTERED_FORMULA_IN_PREDICATE); 75 in the initial predicate', () => {
+    const inNext = check(
+      writeSpec('InPred', counter('InPred', "Step == x' = x /\\ [](x < 3)"), 'INIT Init\nNEXT Step\n'),
+    );
+    expect(inNext.result.exitCode).toBe(255);
+    expect(inNext.result.message).toBe(
+      'TLC encountered a temporal formula ([]A) when evaluating a predicate or action.\nline 6, col 19 to line 6, col 27 of module InPred',
+    );
+    // an error computing the initial states is replayed and reported as TLC_NESTED_EXPRESSION
     const { result } = check(
       writeSpec('InPred', counter('InPred', 'Start == x = 0 /\\ [](x < 3)'), 'INIT Start\nNEXT Next\n'),
     );
-    expect(result.exitCode).toBe(255);
+    expect(result.exitCode).toBe(75);
     expect(result.message).toBe(
       'TLC encountered a temporal formula ([]A) when evaluating a predicate or action.\nline 6, col 19 to line 6, col 27 of module InPred',
     );

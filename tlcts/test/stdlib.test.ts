@@ -706,6 +706,7 @@ describe('STANDARD_MODULES', () => {
       [
         ...['Bags', 'FiniteSets', 'Integers', 'Naturals', 'Reals', 'Sequences', 'TLAPS', 'TLC', 'TLCExt'],
         ...['Folds', 'Functions', 'FiniteSetsExt', 'SequencesExt', 'Relation', 'Graphs', 'IOUtils', 'Json'],
+        'Bitwise',
       ].sort(),
     );
     for (const [name, m] of STANDARD_MODULES) {

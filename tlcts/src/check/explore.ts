@@ -15,7 +15,13 @@ import { LiveGraph } from '../live/graph.js';
 import { findViolation } from '../live/search.js';
 import { holdsOnLasso } from '../live/lasso.js';
 import { Op, type BatchResult, type ErrorInfo, type WorkerPool } from './parallel.js';
-import { asEvalError, completeSuccessor, inModel, stateFingerprint } from './successor.js';
+import {
+  asEvalError,
+  asInitialStateError,
+  completeSuccessor,
+  inModel,
+  stateFingerprint,
+} from './successor.js';
 
 export type Verdict =
   | 'success'
@@ -377,6 +383,14 @@ export class Explorer {
   }
 
   private initialStates(): void {
+    try {
+      this.enumerateInitialStates();
+    } catch (err) {
+      throw asInitialStateError(err);
+    }
+  }
+
+  private enumerateInitialStates(): void {
     const m = this.model;
     const partial: Value[] = new Array(this.n);
     m.init({ s: partial, t: null, f: ROOT_FRAME }, () => {

@@ -31,12 +31,29 @@ export function inModel(m: Model, s: Value[], succ: Value[]): boolean {
   return ok;
 }
 
-/** The evaluation error an exception stands for: a stack overflow becomes one; others are returned as they are. */
+/**
+ * The evaluation error an exception stands for: a stack overflow becomes TLC's SYSTEM_STACK_OVERFLOW
+ * (exit 255; the tlcts command runs with a 256 MB stack); others are returned as they are.
+ */
 export function asEvalError(err: unknown): unknown {
   if (err instanceof RangeError && /call stack/.test(err.message)) {
     return new EvalError(
-      'The evaluation recursed too deeply: the stack overflowed (the tlcts command runs with a 256 MB stack).',
+      'This was a Java StackOverflowError. It was probably the result\nof an incorrect recursive function definition that caused TLC to enter\nan infinite loop when trying to compute the function or its application\nto an element in its putative domain.',
+      255,
     );
   }
   return err;
+}
+
+/**
+ * An evaluation error met computing the initial states: TLC replays it to print where it happened and
+ * reports that replay's TLC_NESTED_EXPRESSION, exit 75, whatever the error (an Assert, \div by 0, a
+ * stack overflow). Anything else is returned as it is.
+ */
+export function asInitialStateError(thrown: unknown): unknown {
+  const err = asEvalError(thrown);
+  if (!(err instanceof EvalError) || err.exitCode === 75) return err;
+  const replayed = new EvalError(err.message, 75);
+  if (err.location !== undefined) replayed.location = err.location;
+  return replayed;
 }
