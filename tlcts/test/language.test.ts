@@ -117,6 +117,11 @@ const cases: Case[] = [
     },
   },
   {
+    folder: 'TLCGetKeys',
+    what: 'TLCGet("config"), ("stats"), ("duration") and the live counters ("generated", "diameter")',
+    expected: ok(6, 6, 6),
+  },
+  {
     folder: 'LambdaSubst',
     what: 'INSTANCE ... WITH Op <- Inc and Op <- LAMBDA n : ... (an operator constant substituted)',
     expected: ok(4, 9, 3),

@@ -44,6 +44,13 @@ export interface TraceState {
   action?: StepLabel;
 }
 
+/** What TLCGet("distinct"), ("generated"), ("queue"), ("diameter") and ("level") read. */
+export type RunCounters = Partial<
+  Pick<CheckResult, 'distinctStates' | 'generatedStates' | 'statesLeftOnQueue' | 'depth'>
+> & {
+  level?: number;
+};
+
 export interface CheckResult {
   verdict: Verdict;
   exitCode: number;
@@ -343,6 +350,11 @@ export class Explorer {
   private current: { id: number } | null = null;
   /** The initial state being checked, for errors met before the search starts. */
   private currentInit: Value[] | null = null;
+
+  /** The run's counters as TLCGet reads them while it runs. */
+  get counters(): RunCounters {
+    return { ...this.stats(), level: this.level };
+  }
 
   private stats(): Pick<CheckResult, 'distinctStates' | 'generatedStates' | 'statesLeftOnQueue' | 'depth'> {
     return {

@@ -228,7 +228,8 @@ export class WorkerPool {
   }
 }
 
-const RUN_COUNTERS = new Set(['distinct', 'generated', 'queue', 'diameter']);
+/** TLCGet keys whose values are the main thread's (the run's counters, its settings and its clock). */
+const RUN_COUNTERS = new Set(['distinct', 'generated', 'queue', 'diameter', 'stats', 'duration', 'config']);
 const REGISTER_WRITERS = new Set(['TLCSet', 'TLCGetAndSet']);
 const REGISTER_READERS = new Set(['TLCGet', 'TLCGetOrDefault']);
 

@@ -2,7 +2,9 @@
 import { CfgError } from '../cfg/types.js';
 import { SanyError, TlaError } from '../errors.js';
 import { EvalError } from '../values/errors.js';
-import { FcnValue, show, type Value } from '../values/value.js';
+import { FcnValue, intern, recordOf, show, type Value } from '../values/value.js';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { BuiltinHost } from '../stdlib/builtin.js';
 import {
   Explorer,
@@ -10,6 +12,7 @@ import {
   tlcDate,
   type CheckResult,
   type ExploreOptions,
+  type RunCounters,
   type TraceState,
 } from './explore.js';
 import { loadModel, type Model } from './model.js';
@@ -41,17 +44,35 @@ export interface RunOutcome {
   explorer?: Explorer;
 }
 
-/** Print/PrintT and TLCGet/TLCSet as TLC provides them to a model-checking run. */
+/** What TLCGet("config") tells of the run. */
+export interface RunSettings {
+  deadlock: boolean;
+  workers: number;
+}
+
+const str = (s: string): Value => {
+  intern(s);
+  return s;
+};
+
+/**
+ * Print/PrintT and TLCGet/TLCSet as TLC provides them to a model-checking run (TLC's TLCGetSet): the
+ * registers, the run's counters, "stats" (those counters and the seconds since the start), "duration",
+ * "config" and "revision" (of tlcts, in TLC's fields).
+ */
 export function makeHost(
   out: (line: string) => void,
-  stats: () => Partial<CheckResult> & { level?: number },
+  counters: () => RunCounters,
+  settings: () => RunSettings = () => ({ deadlock: true, workers: 1 }),
 ): BuiltinHost {
   const registers = new Map<number, Value>();
+  const startedAt = Date.now();
+  const seconds = () => Math.floor((Date.now() - startedAt) / 1000);
   return {
     print: out,
     tlcGet(key) {
       if (typeof key === 'number') return registers.get(key);
-      const s = stats();
+      const s = counters();
       switch (key) {
         case 'distinct':
           return s.distinctStates ?? 0;
@@ -60,9 +81,40 @@ export function makeHost(
         case 'queue':
           return s.statesLeftOnQueue ?? 0;
         case 'diameter':
-          return s.depth ?? 0;
+          return s.depth ?? 1;
         case 'level':
           return s.level ?? 0;
+        case 'duration':
+          return seconds();
+        case 'stats':
+          return recordOf([
+            { name: 'queue', value: s.statesLeftOnQueue ?? 0 },
+            { name: 'distinct', value: s.distinctStates ?? 0 },
+            { name: 'generated', value: s.generatedStates ?? 0 },
+            { name: 'diameter', value: s.depth ?? 1 },
+            { name: 'duration', value: seconds() },
+          ]);
+        case 'config': {
+          const { deadlock, workers } = settings();
+          return recordOf([
+            { name: 'mode', value: str('bfs') },
+            { name: 'deadlock', value: deadlock },
+            { name: 'worker', value: workers },
+            { name: 'seed', value: str('0') },
+            { name: 'fingerprint', value: str('0') },
+            { name: 'install', value: str(INSTALL) },
+          ]);
+        }
+        case 'revision':
+          return recordOf([
+            { name: 'count', value: 0 },
+            { name: 'timestamp', value: 0 },
+            { name: 'date', value: str('1970-01-01T00:00:00.0Z') },
+            { name: 'tag', value: str('tlcts') },
+          ]);
+        case 'spec':
+        case 'action':
+          throw new EvalError(`unsupported: TLCGet(${show(key)}) is not available in tlcts`, 255);
         default:
           throw new EvalError(
             `The argument of TLCGet should be a nonnegative integer, but instead it is:\n${show(key)}`,
@@ -78,6 +130,9 @@ export function makeHost(
     },
   };
 }
+
+/** Where tlcts is installed: TLCGet("config").install. */
+const INSTALL = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
 export function runCheck(opts: RunOptions): RunOutcome {
   const run = prepare(opts);
@@ -138,11 +193,16 @@ function prepare(
 ): RunOutcome | { model: Model; explorer: Explorer; report: (r: CheckResult) => RunOutcome } {
   const out = opts.out ?? (() => undefined);
   let explorer: Explorer | undefined;
-  const host = makeHost(out, () =>
-    explorer ? { distinctStates: explorer.distinct, level: explorer.level } : { level: 0 },
+  let model: Model | undefined;
+  const host = makeHost(
+    out,
+    () => explorer?.counters ?? { level: 0 },
+    () => ({
+      deadlock: model?.checkDeadlock ?? opts.checkDeadlock ?? true,
+      workers: 'workers' in opts ? (opts as ParallelRunOptions).workers : 1,
+    }),
   );
   const start = Date.now();
-  let model: Model;
   try {
     model = loadModel({
       tlaFile: opts.tlaFile,
@@ -162,14 +222,15 @@ function prepare(
       `Implied-temporal checking--satisfiability problem has ${model.liveness.solution.branches.length} branches.`,
     );
   }
-  const ready = new Explorer(model, { log: out, ...opts });
+  const loaded = model;
+  const ready = new Explorer(loaded, { log: out, ...opts });
   explorer = ready;
   return {
-    model,
+    model: loaded,
     explorer: ready,
     report: (result) => {
-      report(result, model, out, warn);
-      return { result, model, explorer: ready };
+      report(result, loaded, out, warn);
+      return { result, model: loaded, explorer: ready };
     },
   };
 }
