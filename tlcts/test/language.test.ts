@@ -116,6 +116,24 @@ const cases: Case[] = [
       traceLength: 4,
     },
   },
+  // Assignment as TLC decides it.
+  {
+    folder: 'ParamAssign',
+    what: 'variables assigned through operator parameters in Init (Zero(x)) and Next (Set(x, e))',
+    expected: ok(3, 4, 3),
+  },
+  {
+    folder: 'ParamAssign',
+    cfg: 'ParamAssign_Swap',
+    what: 'Pair(x, y) in Init, a swap in Next',
+    expected: ok(2, 3, 2),
+  },
+  {
+    folder: 'ParamAssign',
+    cfg: 'ParamAssign_Pick',
+    what: "x' \\in S through a parameter",
+    expected: ok(2, 5, 2),
+  },
   {
     folder: 'TLCGetKeys',
     what: 'TLCGet("config"), ("stats"), ("duration") and the live counters ("generated", "diameter")',

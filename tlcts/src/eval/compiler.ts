@@ -309,6 +309,11 @@ export class Compiler {
         case 'Label':
           return visit(e.expr, dynamic, actionPos);
         case 'OpApp': {
+          // `p = e` or `p \in S` where an action may stand: p may be an initial state's variable to
+          // assign (`Zero(v) == v = 0` in Init), so it is passed by name.
+          const lhs = e.args[0];
+          if (actionPos && (e.name === '=' || e.name === '\\in') && lhs?.kind === 'Ident')
+            mark(lhs.name, false);
           const target = h.scope.lookup(e.name);
           const callee = target?.k === 'def' && target.h !== h ? target.h : undefined;
           const calleeModes = callee ? this.paramModes(callee) : [];
