@@ -135,6 +135,12 @@ const cases: Case[] = [
     expected: ok(2, 5, 2),
   },
   {
+    folder: 'ParamAssign',
+    cfg: 'ParamAssign_Let',
+    what: 'variables assigned through LET v == x',
+    expected: ok(3, 4, 3),
+  },
+  {
     folder: 'TLCGetKeys',
     what: 'TLCGet("config"), ("stats"), ("duration") and the live counters ("generated", "diameter")',
     expected: ok(6, 6, 6),

@@ -1616,12 +1616,14 @@ export class Compiler {
 
   /**
    * The state variable a name stands for, through INSTANCE substitutions (`val <- x`) and
-   * definitions that only rename (`yy == y`).
+   * definitions that only rename (`yy == y`, `LET v == x IN ...`).
    */
   private variableOf(name: string, scope: Scope): (Sym & { k: 'var' }) | undefined {
     const sym = scope.lookup(name);
     if (sym?.k === 'var') return sym;
     if (sym?.k === 'subst' && sym.expr.kind === 'Ident') return this.variableOf(sym.expr.name, sym.scope);
+    if (sym?.k === 'slot' && sym.letDef?.expr.kind === 'Ident')
+      return this.variableOf(sym.letDef.expr.name, sym.letDef.scope);
     if (
       sym?.k === 'def' &&
       sym.h.arity === 0 &&
