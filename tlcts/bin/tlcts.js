@@ -42,8 +42,16 @@ if (isMainThread) {
     resourceLimits: { stackSizeMb: 256, maxOldGenerationSizeMb: Math.floor(heapMb) },
   });
   worker.on('message', (code) => (process.exitCode = code));
+  // Never a stack trace: what the checker did not expect is reported as TLC reports its own
+  // (EC.GENERAL, exit 255); TLCTS_DEBUG=1 adds the stack on stderr.
   worker.on('error', (err) => {
-    console.error(err);
+    const outOfMemory = err?.code === 'ERR_WORKER_OUT_OF_MEMORY';
+    console.log(
+      outOfMemory
+        ? `Error: tlcts ran out of memory (its heap may grow to ${Math.floor(heapMb)} MiB).\nA larger heap may fix this, but not if some state has an enormous number of successors\nor a huge set must be computed.`
+        : `Error: tlcts threw an unexpected exception.\nThis was probably caused by an error in the spec or model, or by a bug in tlcts.\nThe exception was a ${err?.name ?? 'Error'}: ${err?.message ?? String(err)}`,
+    );
+    if (process.env.TLCTS_DEBUG) console.error(err);
     process.exitCode = 255;
   });
 } else {

@@ -326,6 +326,17 @@ describe('parse errors as SANY reports them (TLAplusParser#msgStackToString), ex
     expect(simulated.out).toContain('Error: Parsing or semantic analysis failed.\n');
     expect(simulated.out).not.toMatch(/\n\s+at /);
   });
+
+  it('reads string literals with every escape TLA+ has, an escaped backslash before a letter included', () => {
+    // the module: S == <<"d\\e", "q\"t", "a\nb\tc">>, and Init checks S[2] is q"t
+    const body =
+      'S == <<"d\\\\e", "q\\"t", "a\\nb\\tc">>\nInit == x = 0 /\\ S[2] = "q\\"t" /\\ S[1] # S[3]\n';
+    const file = writeSpec('Strs', `${header('Strs')}${body}Next == UNCHANGED x\n====\n`);
+    const { code, out } = tlcts(file);
+    expect(out).not.toMatch(/\n\s+at /);
+    expect(code).toBe(0);
+    expect(out).toContain('1 distinct state');
+  });
 });
 
 describe("TLC's exit codes and words for what it refuses (EC.ExitStatus#errorConstantToExitStatus)", () => {

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Declaration, Expr, InstanceDef, Loc, ModuleAst, PathStep, Unit } from '../syntax/ast.js';
 import { forEachChild } from '../syntax/walk.js';
-import { parseModules } from '../syntax/parse.js';
+import { parseModules, unescape } from '../syntax/parse.js';
 import { SanyError, TlaError } from '../errors.js';
 import { sanyAbortReport } from '../syntax/sany.js';
 import { commentEnd } from '../syntax/sany-lexer.js';
@@ -410,7 +410,7 @@ function tokens(src: string): { identifiers: string[]; literals: string[] } {
     const t = m[0];
     if (t === '(*') re.lastIndex = commentEnd(src, m.index) ?? src.length;
     else if (t.startsWith('\\*')) continue;
-    else if (t.startsWith('"')) literals.push(JSON.parse(t.replace(/\\([^"\\nrtf])/g, '$1')) as string);
+    else if (t.startsWith('"')) literals.push(unescape(t.slice(1, -1)));
     else identifiers.push(t);
   }
   return { identifiers, literals };

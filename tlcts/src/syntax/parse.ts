@@ -674,7 +674,8 @@ class Converter {
   }
 }
 
-function unescape(s: string): string {
+/** The text of a TLA+ string literal's body: \n, \t, \r, \f and \c for any other c. */
+export function unescape(s: string): string {
   return s.replace(/\\(.)/g, (_, c: string) =>
     c === 'n' ? '\n' : c === 't' ? '\t' : c === 'r' ? '\r' : c === 'f' ? '\f' : c,
   );
