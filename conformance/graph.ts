@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { parseCfg } from '../tlcts/src/cfg/parse.js';
 import type { CfgValue } from '../tlcts/src/cfg/types.js';
-import type { StepLabel } from '../tlcts/src/check/explore.js';
+import type { StepLabel } from '../tlcts/src/check/result.js';
 import { runCheck } from '../tlcts/src/check/run.js';
 import { itfValue, labelText } from '../tlcts/src/output/format.js';
 import type { Value } from '../tlcts/src/values/value.js';

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runCheck } from '../src/check/run.js';
-import type { CheckResult } from '../src/check/explore.js';
+import type { CheckResult } from '../src/check/result.js';
 import { figures } from './support/figures.js';
 
 const specs = path.join(path.dirname(fileURLToPath(import.meta.url)), 'specs');

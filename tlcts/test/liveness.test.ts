@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runCheck, type RunOutcome } from '../src/check/run.js';
-import type { CheckResult } from '../src/check/explore.js';
+import type { CheckResult } from '../src/check/result.js';
 import { holdsOnLasso } from '../src/live/lasso.js';
 import { tlcJson } from '../src/output/format.js';
 import { corpusDir } from './support/corpus.js';

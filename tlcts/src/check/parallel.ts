@@ -23,7 +23,7 @@ import { Worker } from 'node:worker_threads';
 import { TlaError } from '../errors.js';
 import { forEachChild } from '../syntax/walk.js';
 import type { Expr, Unit } from '../syntax/ast.js';
-import type { ExploreOptions } from './explore.js';
+import type { ExploreOptions } from './result.js';
 import type { Model } from './model.js';
 import { IntColumn } from './fpset.js';
 

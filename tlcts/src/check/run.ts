@@ -6,15 +6,8 @@ import { FcnValue, intern, recordOf, show, type Value } from '../values/value.js
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BuiltinHost } from '../stdlib/builtin.js';
-import {
-  Explorer,
-  duration,
-  tlcDate,
-  type CheckResult,
-  type ExploreOptions,
-  type RunCounters,
-  type TraceState,
-} from './explore.js';
+import { Explorer, duration, tlcDate } from './explore.js';
+import type { CheckResult, ExploreOptions, RunCounters, TraceState } from './result.js';
 import { loadModel, type Model } from './model.js';
 import { WorkerPool, defaultWorkerHeapMb, sequentialReason } from './parallel.js';
 import { formatLasso, formatState, formatTrace } from '../output/format.js';

@@ -5,7 +5,8 @@ import type { Value } from '../values/value.js';
 import { ROOT_FRAME } from '../eval/runtime.js';
 import { loadModel, type Model } from './model.js';
 import { makeHost, reportLoadFailure } from './run.js';
-import { actionLabel, type TraceState } from './explore.js';
+import { actionLabel } from './explore.js';
+import type { TraceState } from './result.js';
 import { formatTrace } from '../output/format.js';
 
 export interface SimulateOptions {

@@ -1,6 +1,6 @@
 /** Values, states and traces in TLC's text and JSON forms, and in ITF (lossless, typed). */
 import { FcnValue, ModelValue, Record, SetValue, Tuple, show, type Value } from '../values/value.js';
-import type { CheckResult, StepLabel, TraceState } from '../check/explore.js';
+import type { CheckResult, StepLabel, TraceState } from '../check/result.js';
 import { ppr } from '../values/ppr.js';
 import { locationText } from '../syntax/ast.js';
 

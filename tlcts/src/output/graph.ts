@@ -1,6 +1,6 @@
 /** The reachable state graph: every distinct state and every labelled edge, for the conformance generator. */
 import type { Value } from '../values/value.js';
-import type { StepLabel } from '../check/explore.js';
+import type { StepLabel } from '../check/result.js';
 import { itfValue, labelText, stateObject } from './format.js';
 
 interface Edge {

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCheck } from '../../src/check/run.js';
-import type { CheckResult } from '../../src/check/explore.js';
+import type { CheckResult } from '../../src/check/result.js';
 import type { OutDegreeSummary } from '../../src/check/outdegree.js';
 import { tlcJson, tlcTraceJson } from '../../src/output/format.js';
 

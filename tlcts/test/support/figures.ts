@@ -1,4 +1,4 @@
-import type { CheckResult } from '../../src/check/explore.js';
+import type { CheckResult } from '../../src/check/result.js';
 
 /** The figures of a run that the tests compare: verdict, exit code, distinct and generated states, depth. */
 export function figures(r: CheckResult) {
