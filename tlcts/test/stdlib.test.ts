@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ROOT_FRAME, type Ctx, type OpValue } from '../src/eval/runtime.js';
-import type { BuiltinHost, BuiltinModule } from '../src/stdlib/builtin.js';
+import type { BuiltinHost, BuiltinModule } from '../src/eval/builtin.js';
 import { BAGS } from '../src/stdlib/bags.js';
 import { CORE } from '../src/stdlib/core.js';
 import { FINITESETS } from '../src/stdlib/finitesets.js';

@@ -13,7 +13,7 @@ import { Levels, STATE, TEMPORAL } from '../live/level.js';
 import { LiveBuilder } from '../live/build.js';
 import type { Live } from '../live/formula.js';
 import { solve, type Solution } from '../live/solution.js';
-import type { BuiltinHost } from '../stdlib/builtin.js';
+import type { BuiltinHost } from '../eval/builtin.js';
 import {
   FcnValue,
   SetValue,

@@ -25,7 +25,7 @@ import { forEachChild } from '../syntax/walk.js';
 import type { Expr, Unit } from '../syntax/ast.js';
 import type { ExploreOptions } from './result.js';
 import type { Model } from './model.js';
-import { IntColumn } from './fpset.js';
+import { IntColumn } from '../util/int-column.js';
 
 /** The operations of a batch's result, as varints; a state's end with End. */
 export const enum Op {

@@ -5,7 +5,7 @@ import { EvalError } from '../values/errors.js';
 import { FcnValue, intern, recordOf, show, type Value } from '../values/value.js';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { BuiltinHost } from '../stdlib/builtin.js';
+import type { BuiltinHost } from '../eval/builtin.js';
 import { Explorer, duration, tlcDate } from './explore.js';
 import type { CheckResult, ExploreOptions, RunCounters, TraceState } from './result.js';
 import { loadModel, type Model } from './model.js';

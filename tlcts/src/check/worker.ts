@@ -7,7 +7,8 @@ import { Frame, ROOT_FRAME } from '../eval/runtime.js';
 import { StateReader, StateWriter, decodeState } from '../values/codec.js';
 import { EvalError } from '../values/errors.js';
 import { internedCount, type Value } from '../values/value.js';
-import { IntColumn, slotOf } from './fpset.js';
+import { IntColumn } from '../util/int-column.js';
+import { slotOf } from './fpset.js';
 import { loadModel, type Model } from './model.js';
 import {
   LOADED,

@@ -40,7 +40,7 @@ import {
 import { EvalError } from '../values/errors.js';
 import { SanyError, TlaError } from '../errors.js';
 import { semanticErrorReport } from '../syntax/sany.js';
-import type { Builtin, BuiltinHost } from '../stdlib/builtin.js';
+import type { Builtin, BuiltinHost } from './builtin.js';
 import { CORE } from '../stdlib/core.js';
 import { DefHandle, ModInst, Scope, type Sym } from './scope.js';
 import {

@@ -1,6 +1,6 @@
 /** Name resolution: module instances (module-level names) and lexical scopes (frame slots). */
 import type { Expr, FcnDef, InstanceDef, ModuleAst, OpDef } from '../syntax/ast.js';
-import type { Builtin } from '../stdlib/builtin.js';
+import type { Builtin } from './builtin.js';
 import type { ActClosure, Closure } from './runtime.js';
 import type { Value } from '../values/value.js';
 

@@ -7,7 +7,7 @@
  * fingerprint; the graph itself is over fingerprints (state ids), as in TLC.
  */
 import type { Value } from '../values/value.js';
-import { IntColumn } from '../check/fpset.js';
+import { IntColumn } from '../util/int-column.js';
 import type { Atom, Live } from './formula.js';
 import type { Solution } from './solution.js';
 

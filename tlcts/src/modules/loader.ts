@@ -12,7 +12,7 @@ import { sanyAbortReport } from '../syntax/sany.js';
 import { commentEnd } from '../syntax/sany-lexer.js';
 import { DefHandle, ModInst, Scope, type Sym } from '../eval/scope.js';
 import { COMMUNITY_MODULES, STANDARD_MODULES } from '../stdlib/index.js';
-import type { BuiltinModule } from '../stdlib/builtin.js';
+import type { BuiltinModule } from '../eval/builtin.js';
 import { intern } from '../values/value.js';
 
 /** Declared constants and variables of a module instance resolve through its provider. */
