@@ -23,6 +23,7 @@ type IntE =
   | { k: 'len' }
   | { k: 'add'; a: IntE; b: IntE }
   | { k: 'card'; s: SetE }
+  | { k: 'choose'; s: SetE }
   | { k: 'if'; c: BoolE; a: IntE; b: IntE };
 type SetE =
   | { k: 'empty' | 's' }
@@ -36,12 +37,13 @@ type BoolE =
   | { k: 'sub'; a: SetE; b: SetE }
   | { k: 'not'; a: BoolE }
   | { k: 'and' | 'or'; a: BoolE; b: BoolE }
-  | { k: 'some'; s: SetE };
+  | { k: 'some'; s: SetE }
+  | { k: 'all'; s: SetE; c: number };
 interface Action {
   /** a conjunct that must hold, or none */
   guard: BoolE | null;
-  /** x' = e, x' \in S, or UNCHANGED x */
-  x: { k: 'set'; e: IntE } | { k: 'in'; s: SetE } | { k: 'keep' };
+  /** x' = e, x' \in S, \E v \in S : x' = (v + c) % 4, or UNCHANGED x */
+  x: { k: 'set'; e: IntE } | { k: 'in'; s: SetE } | { k: 'exists'; s: SetE; c: number } | { k: 'keep' };
   /** s' = S or UNCHANGED s; S may use x' */
   s: SetE | null;
   /** append e while Len(q) < 2, else Tail; or UNCHANGED q */
@@ -68,6 +70,7 @@ const arbs = (primed: boolean) =>
       fc.constant({ k: 'len' as const }),
       fc.record({ k: fc.constant('add' as const), a: tie('int'), b: tie('int') }),
       fc.record({ k: fc.constant('card' as const), s: tie('set') }),
+      fc.record({ k: fc.constant('choose' as const), s: tie('set') }),
       fc.record({ k: fc.constant('if' as const), c: tie('bool'), a: tie('int'), b: tie('int') }),
     ),
     set: fc.oneof(
@@ -91,6 +94,7 @@ const arbs = (primed: boolean) =>
       fc.record({ k: fc.constant('not' as const), a: tie('bool') }),
       fc.record({ k: fc.constantFrom('and' as const, 'or' as const), a: tie('bool'), b: tie('bool') }),
       fc.record({ k: fc.constant('some' as const), s: tie('set') }),
+      fc.record({ k: fc.constant('all' as const), s: tie('set'), c: fc.integer({ min: 0, max: 3 }) }),
     ),
   }));
 
@@ -102,6 +106,7 @@ const actionArb: fc.Arbitrary<Action> = fc.record({
   x: fc.oneof(
     fc.record({ k: fc.constant('set' as const), e: unprimed.int }),
     fc.record({ k: fc.constant('in' as const), s: unprimed.set }),
+    fc.record({ k: fc.constant('exists' as const), s: unprimed.set, c: fc.integer({ min: 0, max: 3 }) }),
     fc.constant({ k: 'keep' as const }),
   ),
   s: fc.option(afterX.set, { nil: null }),
@@ -133,6 +138,8 @@ const tInt = (e: IntE): string => {
       return `((${tInt(e.a)} + ${tInt(e.b)}) % 4)`;
     case 'card':
       return `(Cardinality(${tSet(e.s)}) % 4)`;
+    case 'choose':
+      return `(LET c == ${tSet(e.s)} IN IF c = {} THEN 0 ELSE CHOOSE m \\in c : TRUE)`;
     case 'if':
       return `(IF ${tBool(e.c)} THEN ${tInt(e.a)} ELSE ${tInt(e.b)})`;
   }
@@ -175,13 +182,21 @@ const tBool = (e: BoolE): string => {
       return `(${tBool(e.a)} \\/ ${tBool(e.b)})`;
     case 'some':
       return `(\\E m \\in ${tSet(e.s)} : m = x)`;
+    case 'all':
+      return `(\\A m \\in ${tSet(e.s)} : m >= ${e.c})`;
   }
 };
 
 function moduleText(spec: Spec): string {
   const actions = spec.actions.map((a, i) => {
     const x =
-      a.x.k === 'set' ? `x' = ${tInt(a.x.e)}` : a.x.k === 'in' ? `x' \\in ${tSet(a.x.s)}` : 'UNCHANGED x';
+      a.x.k === 'set'
+        ? `x' = ${tInt(a.x.e)}`
+        : a.x.k === 'in'
+          ? `x' \\in ${tSet(a.x.s)}`
+          : a.x.k === 'exists'
+            ? `\\E v \\in ${tSet(a.x.s)} : x' = (v + ${a.x.c}) % 4`
+            : 'UNCHANGED x';
     const s = a.s ? `s' = ${tSet(a.s)}` : 'UNCHANGED s';
     const q = a.q ? `q' = IF Len(q) < 2 THEN Append(q, ${tInt(a.q)}) ELSE Tail(q)` : 'UNCHANGED q';
     const f = a.f ? `f' = [f EXCEPT ![${a.f.i}] = ${tInt(a.f.e)}]` : 'UNCHANGED f';
@@ -232,6 +247,9 @@ const rInt = (e: IntE, env: Env): number => {
       return (rInt(e.a, env) + rInt(e.b, env)) % 4;
     case 'card':
       return card(rSet(e.s, env)) % 4;
+    case 'choose':
+      // TLC's CHOOSE takes the first element in its order of values: the least integer
+      return bits(rSet(e.s, env))[0] ?? 0;
     case 'if':
       return rBool(e.c, env) ? rInt(e.a, env) : rInt(e.b, env);
   }
@@ -278,6 +296,8 @@ const rBool = (e: BoolE, env: Env): boolean => {
       return rBool(e.a, env) || rBool(e.b, env);
     case 'some':
       return (rSet(e.s, env) & (1 << env.cur.x)) !== 0;
+    case 'all':
+      return bits(rSet(e.s, env)).every((m) => m >= e.c);
   }
 };
 
@@ -302,7 +322,16 @@ function successors(a: Action, cur: St): St[] {
 
 /** The states an action's updates give from cur (one branch of its guard). */
 function update(a: Action, cur: St): St[] {
-  const xs = a.x.k === 'set' ? [rInt(a.x.e, { cur })] : a.x.k === 'in' ? bits(rSet(a.x.s, { cur })) : [cur.x];
+  const x = a.x;
+  // \E enumerates its bound: each v a branch, even where two give the same x'
+  const xs =
+    x.k === 'set'
+      ? [rInt(x.e, { cur })]
+      : x.k === 'in'
+        ? bits(rSet(x.s, { cur }))
+        : x.k === 'exists'
+          ? bits(rSet(x.s, { cur })).map((v) => (v + x.c) % 4)
+          : [cur.x];
   return xs.map((xNext) => {
     const env = { cur, xNext };
     const f: [number, number] = [...cur.f];
