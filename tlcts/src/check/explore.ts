@@ -66,10 +66,6 @@ export class Explorer {
       : null;
   }
 
-  get distinct(): number {
-    return this.fps.size;
-  }
-
   /** TLCGet("level"): the level of the state being evaluated (0 while computing initial states). */
   level = 0;
 
