@@ -535,6 +535,12 @@ describe("TLC's exit codes and words for what it refuses (EC.ExitStatus#errorCon
       const { result } = check(writeSpec('Consts', constants('N > 9'), 'CONSTANT N = 5\n'));
       expect(result).toMatchObject({ verdict: 'assumption false', exitCode: 10 });
     });
+    it('a SPECIFICATION wrapped in a LET is one temporal formula to TLC, with no initial predicate (151)', () => {
+      // processConfigSpec splits /\ and unfolds names, but does not go into a LET
+      const spec = counter('LetSpec', 'Spec == LET I == Init IN I /\\ [][Next]_x');
+      const { result } = check(writeSpec('LetSpec', spec, 'SPECIFICATION Spec\n'));
+      expect(result).toMatchObject({ exitCode: 151, message: MISSING_INIT });
+    });
     it('variables need INIT (151); INIT without NEXT and without checks ends after the initial states (75)', () => {
       const spec = counter('NoNext', 'Spec == Init\nLive == <>(x = 0)');
       expect(check(writeSpec('NoNext', spec, 'NEXT Next\n')).result).toMatchObject({
