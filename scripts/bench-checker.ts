@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { median } from '../harness/bench-scale/latency.js';
 import { loadManifest, specDir } from '../spec/manifest.js';
 import {
   UsageError,
@@ -56,12 +57,6 @@ interface Target {
   cfg: string;
   /** TLC's figures from the corpus, where the model is a corpus model. */
   corpus?: { distinctStates: number | null; tlcSeconds: number };
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
 function timed(cmd: string, args: string[]): { seconds: number; stdout: string; rss: number } {

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import * as grpc from '@grpc/grpc-js';
 import { z } from 'zod';
 import { startRedis } from '../../impl/ops/redis-server.js';
+import { median } from '../bench-scale/latency.js';
 import { LOAD_TICK_MS, runLoad } from '../bench-scale/load.js';
 import { hostFacts } from '../host.js';
 import { FLOOR_METHOD, type FloorStage } from './method.js';
@@ -88,8 +89,6 @@ async function measure(stage: FloorStage, o: z.output<typeof FloorOptions>) {
     await redis?.stop();
   }
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
 
 export async function runFloor(options: FloorOptions, progress: (line: string) => void = () => {}) {
   const o = FloorOptions.parse(options);

@@ -21,6 +21,13 @@ export interface LatencySummary {
   cdf: [number, number][];
 }
 
+/** The median of some figures (the mean of the middle two for an even count). */
+export function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
 /** Samples in ms, in a growing typed array (a million samples take 8 MB). */
 export class Latencies {
   private samples = new Float64Array(1024);

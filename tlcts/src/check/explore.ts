@@ -20,6 +20,7 @@ import {
   asEvalError,
   asInitialStateError,
   completeSuccessor,
+  firstFailure,
   inModel,
   stateFingerprint,
 } from './successor.js';
@@ -377,29 +378,23 @@ export class Explorer {
    * predecessor, -1 for an initial state (whose evaluation errors end the run as any other there).
    */
   private checkInvariants(state: Value[], from: number): void {
-    for (const inv of this.model.invariants) {
-      let holds: boolean;
-      try {
-        holds = inv.check(state);
-      } catch (err) {
-        if (from < 0) throw err;
-        throw evaluationStop('invariant', inv.name, err, state, from);
-      }
-      if (!holds) throw invariantStop(inv.name, state, from);
-    }
+    const invariants = this.model.invariants;
+    const failed = firstFailure(invariants, (inv) => inv.check(state));
+    if (failed.index < 0) return;
+    const { name } = invariants[failed.index]!;
+    if (!('thrown' in failed)) throw invariantStop(name, state, from);
+    if (from < 0) throw failed.thrown;
+    throw evaluationStop('invariant', name, failed.thrown, state, from);
   }
 
   /** Stops at the first implied action property the step from s to succ violates or fails to evaluate. */
   private checkActions(s: Value[], succ: Value[], from: number): void {
-    for (const p of this.model.impliedActions) {
-      let holds: boolean;
-      try {
-        holds = p.check(s, succ);
-      } catch (err) {
-        throw evaluationStop('action property', p.loc, err, succ, from);
-      }
-      if (!holds) throw actionStop(p, succ, from);
-    }
+    const actions = this.model.impliedActions;
+    const failed = firstFailure(actions, (p) => p.check(s, succ));
+    if (failed.index < 0) return;
+    const p = actions[failed.index]!;
+    if ('thrown' in failed) throw evaluationStop('action property', p.loc, failed.thrown, succ, from);
+    throw actionStop(p, succ, from);
   }
 
   private search(start: number): void {

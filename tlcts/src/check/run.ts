@@ -137,7 +137,7 @@ export function runCheck(opts: RunOptions): RunOutcome {
  * sequentially where the parallel search would not give it, saying why to opts.note.
  */
 export async function runCheckParallel(opts: ParallelRunOptions): Promise<RunOutcome> {
-  const run = prepare(opts);
+  const run = prepare(opts, opts.workers);
   if ('result' in run) return run;
   if (opts.workers <= 1) return run.report(run.explorer.run());
   const reason = sequentialReason(run.model, opts);
@@ -180,9 +180,13 @@ export function reportLoadFailure(err: TlaError, start: number, out: (line: stri
   };
 }
 
-/** A loaded model and its explorer, and how to report the result; or the outcome of a failed load. */
+/**
+ * A loaded model and its explorer (for `workers` threads, as TLCGet("config") tells), and how to report
+ * the result; or the outcome of a failed load.
+ */
 function prepare(
   opts: RunOptions,
+  workers = 1,
 ): RunOutcome | { model: Model; explorer: Explorer; report: (r: CheckResult) => RunOutcome } {
   const out = opts.out ?? (() => undefined);
   let explorer: Explorer | undefined;
@@ -192,7 +196,7 @@ function prepare(
     () => explorer?.counters ?? { level: 0 },
     () => ({
       deadlock: model?.checkDeadlock ?? opts.checkDeadlock ?? true,
-      workers: 'workers' in opts ? (opts as ParallelRunOptions).workers : 1,
+      workers,
     }),
   );
   const start = Date.now();

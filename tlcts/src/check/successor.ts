@@ -57,3 +57,26 @@ export function asInitialStateError(thrown: unknown): unknown {
   if (err.location !== undefined) replayed.location = err.location;
   return replayed;
 }
+
+/** Which check failed first: its index (-1: every check holds), and what it threw if it did not evaluate. */
+export interface FirstFailure {
+  index: number;
+  thrown?: unknown;
+}
+
+const ALL_HOLD: FirstFailure = Object.freeze({ index: -1 });
+
+/**
+ * The first of `checks` (invariants in cfg order, implied action properties) that does not hold or
+ * that throws, as the sequential search and the workers both stop at it.
+ */
+export function firstFailure<T>(checks: readonly T[], holds: (check: T) => boolean): FirstFailure {
+  for (let index = 0; index < checks.length; index++) {
+    try {
+      if (!holds(checks[index]!)) return { index };
+    } catch (thrown) {
+      return { index, thrown };
+    }
+  }
+  return ALL_HOLD;
+}

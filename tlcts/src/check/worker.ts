@@ -19,7 +19,7 @@ import {
   type WorkerData,
 } from './parallel.js';
 import { makeHost } from './run.js';
-import { asEvalError, completeSuccessor, inModel, stateFingerprint } from './successor.js';
+import { asEvalError, completeSuccessor, firstFailure, inModel, stateFingerprint } from './successor.js';
 
 /** The KnownCache has 2^16 slots (512 KiB), which stay in a core's cache: more would cost more in misses than they save. */
 const KNOWN_BITS = 16;
@@ -147,31 +147,19 @@ class Expander {
   /** The first invariant the state violates, or the error evaluating one; the search goes on. */
   private checkInvariants(succ: Value[]): void {
     this.printOp = Op.InvariantPrint;
-    const invariants = this.model.invariants;
-    let i = 0;
-    try {
-      for (; i < invariants.length; i++) {
-        if (!invariants[i]!.check(succ)) return this.withState(Op.InvariantViolated, i, succ);
-      }
-    } catch (err) {
-      this.withError(Op.InvariantError, i, err, succ);
-    } finally {
-      this.printOp = Op.Print;
-    }
+    const failed = firstFailure(this.model.invariants, (inv) => inv.check(succ));
+    this.printOp = Op.Print;
+    if (failed.index < 0) return;
+    if ('thrown' in failed) this.withError(Op.InvariantError, failed.index, failed.thrown, succ);
+    else this.withState(Op.InvariantViolated, failed.index, succ);
   }
 
   /** The first implied action property the step violates, or fails to evaluate, stops the search. */
   private checkActions(s: Value[], succ: Value[]): void {
-    const actions = this.model.impliedActions;
-    let i = 0;
-    try {
-      for (; i < actions.length; i++) if (!actions[i]!.check(s, succ)) break;
-    } catch (err) {
-      this.withError(Op.ActionError, i, err, succ);
-      throw STOPPED;
-    }
-    if (i === actions.length) return;
-    this.withState(Op.ActionViolated, i, succ);
+    const failed = firstFailure(this.model.impliedActions, (p) => p.check(s, succ));
+    if (failed.index < 0) return;
+    if ('thrown' in failed) this.withError(Op.ActionError, failed.index, failed.thrown, succ);
+    else this.withState(Op.ActionViolated, failed.index, succ);
     throw STOPPED;
   }
 
