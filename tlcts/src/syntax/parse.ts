@@ -1,5 +1,5 @@
 /** Front end: TLA+ source → ModuleAst, using the tree-sitter-tlaplus grammar. */
-import Parser from 'tree-sitter';
+import type Parser from 'tree-sitter';
 import TlaPlus from '@tlaplus/tree-sitter-tlaplus';
 import {
   locationText,
@@ -19,8 +19,7 @@ import {
 import path from 'node:path';
 import { SanyError, TlaError } from '../errors.js';
 import { fatalParsingReport, sanySyntaxError } from './sany.js';
-
-type Node = Parser.SyntaxNode;
+import { copyTree, parserFor, type SyntaxNode as Node } from './tree.js';
 
 const INFIX: Record<string, string> = {
   amp: '&',
@@ -129,8 +128,7 @@ const IGNORED = new Set(['comment', 'block_comment', 'extramodular_text', 'pcal_
 let sharedParser: Parser | undefined;
 function parser(): Parser {
   if (!sharedParser) {
-    sharedParser = new Parser();
-    sharedParser.setLanguage(TlaPlus as unknown as Parser.Language);
+    sharedParser = parserFor(TlaPlus);
   }
   return sharedParser;
 }
@@ -142,7 +140,7 @@ function parser(): Parser {
 export function parseModules(source: string, file: string, spec: string): ModuleAst[] {
   // tree-sitter's JS binding reads long inputs in chunks; a callback keeps it exact for any size.
   const tree = parser().parse((index) => source.slice(index, index + 8192));
-  const root = tree.rootNode;
+  const root = copyTree(tree, source);
   const modules = kids(root).filter((n) => n.type === 'module');
   if (root.hasError || modules.length === 0) {
     // SANY names the module after its file, whatever the header says.
