@@ -7,7 +7,8 @@
 # Each step is cheap when there is nothing to do, so every script can call it on every run.
 #   ensure_debian_packages  installs DEBIAN_PACKAGES that are absent (root + apt), else prints the command
 #   ensure_node_modules     `npm ci` when node_modules is missing or was installed from another lock file
-#   ensure_build            `tsc` when dist/ is missing or older than a .ts source or tsconfig.json
+#   ensure_build            `tsc` and the checker's bundle when dist/ is missing or older than a .ts
+#                           source or tsconfig.json
 #
 # Environment: DHSCHED_SKIP_APT=1 skips the Debian package check (for machines where you manage them).
 
@@ -133,13 +134,13 @@ build_is_fresh() {
   [[ -z "$(first_source_newer_than_build)" ]]
 }
 
-# Compiles the TypeScript sources into dist/. Type errors fail the build; tsc still writes the
+# Compiles the TypeScript sources into dist/ and bundles the checker (scripts/bundle-tlcts.ts). Type errors fail the build; tsc still writes the
 # JavaScript, so with ALLOW_TYPE_ERRORS=1 (used by the demo) they are reported and the run goes on.
 run_build() {
   local started="$BUILD_STAMP.tmp"
   mkdir -p "$REPO_ROOT/dist"
   : >"$started" # taken before tsc starts, so an edit made during the build is seen as newer
-  if (cd "$REPO_ROOT" && npx --no-install tsc -p tsconfig.json); then
+  if (cd "$REPO_ROOT" && npx --no-install tsc -p tsconfig.json && node dist/scripts/bundle-tlcts.js); then
     mv "$started" "$BUILD_STAMP"
     return 0
   fi

@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // tlcts: the TLC-compatible TLA+ model checker. Usage: tlcts SPEC.tla -config SPEC.cfg [flags]
-// This launcher runs the compiled CLI (dist/tlcts/src/cli.js). If it has not been built yet, it
-// builds it once with the project's own TypeScript compiler, or says what to run.
+// This launcher runs the compiled CLI: its bundle (dist/tlcts/bundle/cli.js, made by
+// `npm run build`) while that is newer than every compiled file, else dist/tlcts/src/cli.js. If it
+// has not been built yet, it builds it once with the project's own TypeScript compiler, or says what to run.
 // Contract with cli.ts: it exports `main(argv: string[]): number | Promise<number>` (the exit code)
 // and does not run itself when imported; a cli.js without `main` is assumed to run on import.
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import os from 'node:os';
 import v8 from 'node:v8';
 import { spawnSync } from 'node:child_process';
@@ -13,7 +14,18 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const cli = join(root, 'dist', 'tlcts', 'src', 'cli.js');
+const compiled = join(root, 'dist', 'tlcts', 'src');
+const cli = join(compiled, 'cli.js');
+const bundle = join(root, 'dist', 'tlcts', 'bundle', 'cli.js');
+
+/** Whether the bundle was made after the last compile (a tsc alone leaves it behind). */
+function bundleIsFresh() {
+  if (!existsSync(bundle)) return false;
+  const made = statSync(bundle).mtimeMs;
+  return readdirSync(compiled, { recursive: true }).every(
+    (f) => !f.endsWith('.js') || statSync(join(compiled, f)).mtimeMs <= made,
+  );
+}
 
 if (!existsSync(cli)) {
   const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
@@ -23,6 +35,8 @@ if (!existsSync(cli)) {
   }
   console.error('tlcts: first run, building (npm run build) ...');
   spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.json')], { stdio: 'inherit' });
+  const bundler = join(root, 'dist', 'scripts', 'bundle-tlcts.js');
+  if (existsSync(bundler)) spawnSync(process.execPath, [bundler], { stdio: 'inherit' });
   if (!existsSync(cli)) {
     console.error(
       `tlcts: the build did not produce ${cli} (is there a tlcts/src/cli.ts? any tsc errors are above).`,
@@ -55,7 +69,7 @@ if (isMainThread) {
     process.exitCode = 255;
   });
 } else {
-  const mod = await import(pathToFileURL(cli).href);
+  const mod = await import(pathToFileURL(bundleIsFresh() ? bundle : cli).href);
   const code = typeof mod.main === 'function' ? await mod.main(process.argv.slice(2)) : 0;
   parentPort.postMessage(typeof code === 'number' ? code : 0);
 }

@@ -2,13 +2,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { runCheckParallel } from './check/run.js';
 import { WorkerFailure } from './check/parallel.js';
 import { itfTrace, tlcTraceJson } from './output/format.js';
 import { GraphDump } from './output/graph.js';
 import { simulate } from './check/simulate.js';
+import { packageRoot } from './util/package-root.js';
 
 /** TLC's exit status for a command line it refuses (`TLC#main` exits 1 when `handleParameters` fails). */
 const BAD_COMMAND_LINE = 1;
@@ -92,14 +92,11 @@ function workerCount(v: string): number {
   return n;
 }
 
-/** The version of the package tlcts ships in: the first package.json above this file. */
+/** The version of the package tlcts ships in. */
 function packageVersion(): string {
-  for (let dir = path.dirname(fileURLToPath(import.meta.url)); ; dir = path.dirname(dir)) {
-    const file = path.join(dir, 'package.json');
-    if (fs.existsSync(file))
-      return (JSON.parse(fs.readFileSync(file, 'utf8')) as { version: string }).version;
-    if (path.dirname(dir) === dir) return 'unknown';
-  }
+  const root = packageRoot();
+  if (root === undefined) return 'unknown';
+  return (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string }).version;
 }
 
 /** Writes lines to a file descriptor synchronously; a reader that went away (EPIPE) just stops them. */

@@ -3,14 +3,13 @@ import { CfgError } from '../cfg/types.js';
 import { SanyError, TlaError } from '../errors.js';
 import { EvalError } from '../values/errors.js';
 import { FcnValue, intern, recordOf, show, type Value } from '../values/value.js';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { BuiltinHost } from '../eval/builtin.js';
 import { Explorer, duration, tlcDate } from './explore.js';
 import type { CheckResult, ExploreOptions, RunCounters, TraceState } from './result.js';
 import { loadModel, type Model } from './model.js';
 import { WorkerPool, defaultWorkerHeapMb, sequentialReason } from './parallel.js';
 import { formatLasso, formatState, formatTrace } from '../output/format.js';
+import { packageRoot } from '../util/package-root.js';
 
 export interface RunOptions extends ExploreOptions {
   tlaFile: string;
@@ -125,7 +124,7 @@ export function makeHost(
 }
 
 /** Where tlcts is installed: TLCGet("config").install. */
-const INSTALL = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const INSTALL = packageRoot() ?? '';
 
 export function runCheck(opts: RunOptions): RunOutcome {
   const run = prepare(opts);
