@@ -1,11 +1,12 @@
 /**
- * Checker throughput on the corpus's larger models and on the project's DHSched models: wall time
- * of the whole `tlcts` process (Node start included, like TLC's figure with JVM start), distinct
- * states per second and memory per distinct state, medians of N runs, with TLC's figure from the
- * corpus (and from a real TLC run when TLA2TOOLS_JAR is set).
+ * Checker speed against TLC on every corpus model and every model of spec/models.json: wall time of
+ * the whole `tlcts` process (Node start included, like TLC's figure with JVM start), distinct states
+ * per second and memory per distinct state, medians of N runs, beside TLC's recorded time (the
+ * corpus's expected.json, spec/tlc-reference/) and, when TLA2TOOLS_JAR is set, a real TLC run here.
  * Usage: ./scripts/bench-checker [--runs N] [--models A,B] [--workers 1,2] [--out bench/checker.json]
- * A model is a corpus name (`Hanoi/Hanoi`), a model of spec/models.json (`spec/DHSched_Race`) or a
- * path in the repository without its extension, naming NAME.tla and NAME.cfg (`tlcts/examples/Wheels`).
+ * A model is `corpus` (all of its models), `spec` (all of spec/models.json), a corpus name
+ * (`Hanoi/Hanoi`), a spec model (`spec/DHSched_Race`) or a path in the repository without its
+ * extension, naming NAME.tla and NAME.cfg (`tlcts/examples/Wheels`).
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -14,7 +15,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { median } from '../harness/bench-scale/latency.js';
-import { loadManifest, specDir } from '../spec/manifest.js';
+import { loadManifest, specDir, type SpecModel } from '../spec/manifest.js';
+import { loadTlcReference } from '../spec/tlc-reference.js';
 import {
   UsageError,
   fileName,
@@ -26,19 +28,10 @@ import {
 } from '../impl/cli/flags.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-// Safety-only models: TLC's time on a model with liveness properties includes its liveness checking.
-const DEFAULT_MODELS = [
-  'SlidingPuzzle/SlidingPuzzle',
-  'Hanoi/Hanoi',
-  'FilterLock/FilterLock_Big',
-  'SlidingPuzzle/SlidingPuzzle_Solve',
-  'Increments/Increments_Race',
-  'spec/DHSched',
-  'spec/DHSched_Race',
-  'spec/DHSched_Ops',
-  // Ten million states.
-  'tlcts/examples/Wheels',
-];
+// Wheels: ten million states, for memory per state at scale (no TLC figure).
+const DEFAULT_MODELS = ['corpus', 'spec', 'tlcts/examples/Wheels'];
+/** The acceptance's line for small models' memory: those under this many distinct states. */
+const SMALL_MODEL_STATES = 10_000;
 // The process's memory on a one-state model: what Node and the checker hold before any state.
 const BASELINE_MODEL = 'Faulty/Faulty_Compare';
 
@@ -48,37 +41,53 @@ const Expected = z.array(
     tla: z.string(),
     cfg: z.string(),
     distinctStates: z.number().nullable(),
+    exitCode: z.number().int(),
     tlcSeconds: z.number(),
   }),
 );
 
-interface Target {
-  tla: string;
-  cfg: string;
-  /** TLC's figures from the corpus, where the model is a corpus model. */
-  corpus?: { distinctStates: number | null; tlcSeconds: number };
+/** What TLC recorded for a model, and where the figure comes from. */
+interface TlcRecord {
+  distinctStates: number | null;
+  exitCode: number;
+  tlcSeconds: number;
+  source: 'corpus' | 'spec/tlc-reference';
 }
 
-function timed(cmd: string, args: string[]): { seconds: number; stdout: string; rss: number } {
+interface Target {
+  name: string;
+  tla: string;
+  cfg: string;
+  tlc?: TlcRecord;
+}
+
+interface Timed {
+  seconds: number;
+  stdout: string;
+  rss: number;
+  exitCode: number;
+}
+
+function timed(cmd: string, args: string[]): Timed {
   const t0 = process.hrtime.bigint();
   const r = spawnSync('/usr/bin/time', ['-f', '%M', cmd, ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
   const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
   const rssKb = Number(r.stderr.trim().split('\n').pop());
-  return { seconds, stdout: r.stdout, rss: rssKb * 1024 };
+  return { seconds, stdout: r.stdout, rss: rssKb * 1024, exitCode: r.status ?? 255 };
 }
 
-function distinctOf(stdout: string): number {
-  return Number(
-    /\d+ states generated, (\d+) distinct states found, \d+ states left/.exec(stdout)?.[1] ?? NaN,
-  );
+/** The distinct states TLC's last summary line reports; null where the run printed none. */
+function distinctOf(stdout: string): number | null {
+  const found = /\d+ states generated, (\d+) distinct states found, \d+ states left/.exec(stdout);
+  return found ? Number(found[1]) : null;
 }
 
-const program = cliProgram('bench-checker', 'checker throughput on the corpus’s larger models and on spec/’s')
+const program = cliProgram('bench-checker', 'checker speed against TLC on the corpus and spec/')
   .addOption(option('--runs <n>', 'runs per model', integer(1)).default(3))
   .addOption(
     option(
       '--models <list>',
-      'comma-separated models (corpus names or spec/NAME)',
+      'comma-separated models: corpus, spec, corpus names, spec/NAME or repository paths',
       listOf(z.string(), 'models'),
     ).default(DEFAULT_MODELS, DEFAULT_MODELS.join(',')),
   )
@@ -106,25 +115,54 @@ function main(): number {
     JSON.parse(fs.readFileSync(path.join(opts.corpus, 'expected.json'), 'utf8')),
   );
   const specModels = loadManifest();
+  const reference = loadTlcReference().figures;
   const jar = process.env.TLA2TOOLS_JAR;
-  function target(name: string): Target {
+
+  function corpusTarget(e: z.infer<typeof Expected>[number]): Target {
+    const { distinctStates, exitCode, tlcSeconds } = e;
+    return {
+      name: e.model,
+      tla: path.join(opts.corpus, e.tla),
+      cfg: path.join(opts.corpus, e.cfg),
+      tlc: { distinctStates, exitCode, tlcSeconds, source: 'corpus' },
+    };
+  }
+  function specTarget(m: SpecModel): Target {
+    const figures = reference.get(m.cfg);
+    return {
+      name: `spec/${m.name}`,
+      tla: path.join(specDir, m.tla),
+      cfg: path.join(specDir, m.cfg),
+      ...(figures && {
+        tlc: {
+          distinctStates: figures.distinctStates,
+          exitCode: figures.exitCode,
+          tlcSeconds: figures.tlcSeconds,
+          source: 'spec/tlc-reference',
+        },
+      }),
+    };
+  }
+  function targets(name: string): Target[] {
+    if (name === 'corpus') return expected.map(corpusTarget);
+    if (name === 'spec') return specModels.map(specTarget);
     if (name.startsWith('spec/')) {
       const m = specModels.find((x) => x.name === name.slice('spec/'.length));
       if (!m) throw new UsageError(`unknown spec model ${name} (see spec/models.json)`);
-      return { tla: path.join(specDir, m.tla), cfg: path.join(specDir, m.cfg) };
+      return [specTarget(m)];
     }
     const inRepo = path.join(root, name);
     if (fs.existsSync(`${inRepo}.tla`) && fs.existsSync(`${inRepo}.cfg`))
-      return { tla: `${inRepo}.tla`, cfg: `${inRepo}.cfg` };
+      return [{ name, tla: `${inRepo}.tla`, cfg: `${inRepo}.cfg` }];
     const e = expected.find((x) => x.model === name);
     if (!e)
       throw new UsageError(
-        `unknown model ${name}: not in the corpus, spec/models.json, nor NAME.tla/.cfg here`,
+        `unknown model ${name}: not corpus or spec, not in the corpus or spec/models.json, nor NAME.tla/.cfg here`,
       );
-    return { tla: path.join(opts.corpus, e.tla), cfg: path.join(opts.corpus, e.cfg), corpus: e };
+    return [corpusTarget(e)];
   }
 
-  function runTlcts(t: Target, workers = 1) {
+  function runTlcts(t: Target, workers = 1): Timed {
     return timed(process.execPath, [
       path.join(root, 'tlcts/bin/tlcts.js'),
       t.tla,
@@ -135,32 +173,33 @@ function main(): number {
     ]);
   }
 
-  const targets = opts.models.map((name) => ({ name, ...target(name) }));
-  const baselineRss = median(Array.from({ length: opts.runs }, () => runTlcts(target(BASELINE_MODEL)).rss));
+  const chosen = opts.models.flatMap(targets);
+  const baseline = targets(BASELINE_MODEL)[0]!;
+  const baselineRss = median(Array.from({ length: opts.runs }, () => runTlcts(baseline).rss));
 
-  const rows = targets.flatMap((t) => opts.workers.map((workers) => measure(t, workers)));
+  const rows = chosen.flatMap((t) => opts.workers.map((workers) => measure(t, workers)));
 
-  function measure(t: Target & { name: string }, workers: number): Record<string, unknown> {
+  function measure(t: Target, workers: number): Row {
     const runs = Array.from({ length: opts.runs }, () => runTlcts(t, workers));
     const distinct = distinctOf(runs[0]!.stdout);
     const seconds = median(runs.map((r) => r.seconds));
     const rss = median(runs.map((r) => r.rss));
-    const row: Record<string, unknown> = {
+    const row: Row = {
       model: t.name,
       workers,
       distinctStates: distinct,
+      exitCode: runs[0]!.exitCode,
       seconds,
-      statesPerSecond: Math.round(distinct / seconds),
+      statesPerSecond: distinct === null ? null : Math.round(distinct / seconds),
       peakRssMiB: Math.round(rss / 2 ** 20),
-      bytesPerDistinctState: Math.round(Math.max(0, rss - baselineRss) / distinct),
+      bytesPerDistinctState: distinct ? Math.round(Math.max(0, rss - baselineRss) / distinct) : null,
     };
-    if (t.corpus) {
-      const tlcRate = (t.corpus.distinctStates ?? 0) / t.corpus.tlcSeconds;
+    if (t.tlc) {
       Object.assign(row, {
-        agreesWithTlc: distinct === t.corpus.distinctStates,
-        tlcSecondsCorpus: t.corpus.tlcSeconds,
-        tlcStatesPerSecondCorpus: Math.round(tlcRate),
-        ratioToTlc: Number((distinct / seconds / tlcRate).toFixed(2)),
+        agreesWithTlc: distinct === t.tlc.distinctStates && row.exitCode === t.tlc.exitCode,
+        tlcSeconds: t.tlc.tlcSeconds,
+        tlcFigureFrom: t.tlc.source,
+        ratioToTlc: Number((t.tlc.tlcSeconds / seconds).toFixed(2)),
       });
     }
     if (jar && workers === 1) {
@@ -188,14 +227,26 @@ function main(): number {
     return row;
   }
 
-  const ratios = rows.flatMap((r) =>
-    r.workers === 1 && typeof r.ratioToTlc === 'number' ? [r.ratioToTlc] : [],
+  const single = rows.filter((r) => r.workers === 1);
+  const compared = single.filter((r) => r.ratioToTlc !== undefined);
+  const small = single.filter((r) => r.distinctStates !== null && r.distinctStates < SMALL_MODEL_STATES);
+  const smallest = small.reduce<Row | undefined>(
+    (least, r) => (least && least.distinctStates! <= r.distinctStates! ? least : r),
+    undefined,
   );
-  const summary = { medianRatioToTlc: median(ratios) };
+  const summary = {
+    modelsComparedWithTlc: compared.length,
+    medianRatioToTlc: median(compared.map((r) => r.ratioToTlc!)),
+    slowerThanTlc: compared.filter((r) => r.ratioToTlc! < 1).map((r) => r.model),
+    disagreeWithTlc: compared.filter((r) => !r.agreesWithTlc).map((r) => r.model),
+    maxPeakRssMiBUnder10kStates: Math.max(...small.map((r) => r.peakRssMiB)),
+    smallestModel: smallest && { model: smallest.model, peakRssMiB: smallest.peakRssMiB },
+  };
   const result = {
     date: new Date().toISOString(),
     node: process.version,
     cpus: os.cpus().length,
+    loadAverage: os.loadavg(),
     runsPerModel: opts.runs,
     baselineRssMiB: Math.round(baselineRss / 2 ** 20),
     ...summary,
@@ -205,6 +256,21 @@ function main(): number {
   fs.writeFileSync(opts.out, JSON.stringify(result, null, 2) + '\n');
   console.log(JSON.stringify(summary));
   return 0;
+}
+
+interface Row {
+  model: string;
+  workers: number;
+  distinctStates: number | null;
+  exitCode: number;
+  seconds: number;
+  statesPerSecond: number | null;
+  peakRssMiB: number;
+  bytesPerDistinctState: number | null;
+  agreesWithTlc?: boolean;
+  tlcSeconds?: number;
+  tlcFigureFrom?: TlcRecord['source'];
+  ratioToTlc?: number;
 }
 
 runScript('bench-checker', main);

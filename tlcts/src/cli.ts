@@ -96,7 +96,8 @@ function workerCount(v: string): number {
 function packageVersion(): string {
   const root = packageRoot();
   if (root === undefined) return 'unknown';
-  return (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string }).version;
+  return (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string })
+    .version;
 }
 
 /** Writes lines to a file descriptor synchronously; a reader that went away (EPIPE) just stops them. */
