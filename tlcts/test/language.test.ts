@@ -232,6 +232,50 @@ const cases: Case[] = [
       message: /CASE/,
     },
   },
+  // A constant first conjunct of a quantified action, tested once instead of for every binding.
+  {
+    folder: 'ConstGuard',
+    what: 'a false constant guard: the quantified batch takes no step',
+    expected: ok(4, 4, 4),
+  },
+  {
+    folder: 'ConstGuard',
+    cfg: 'ConstGuard_On',
+    what: 'a true one: every binding steps',
+    expected: ok(4, 36, 2),
+  },
+  {
+    folder: 'ConstGuard',
+    cfg: 'ConstGuard_NonBool',
+    what: 'a guard that is no boolean, over a non-empty bound: the error of its first binding',
+    expected: {
+      verdict: 'evaluation error',
+      exitCode: 75,
+      distinct: 1,
+      generated: 1,
+      depth: 1,
+      message: /^A non-boolean expression \(1\) was used as a condition at line 32, col 11/,
+    },
+  },
+  {
+    folder: 'ConstGuard',
+    cfg: 'ConstGuard_Empty',
+    what: 'the same guard over an empty bound: never tested',
+    expected: ok(4, 4, 4),
+  },
+  {
+    folder: 'ConstGuard',
+    cfg: 'ConstGuard_Nat',
+    what: 'a false guard over Nat: the bound is still enumerated, and cannot be',
+    expected: {
+      verdict: 'evaluation error',
+      exitCode: 75,
+      distinct: 1,
+      generated: 1,
+      depth: 1,
+      message: /^Attempted to enumerate the infinite set Nat/,
+    },
+  },
   { folder: 'LetActions', what: 'LET with operators inside Init and actions', expected: ok(10, 30, 4) },
   {
     folder: 'LetPrimed',

@@ -1403,6 +1403,29 @@ export class Compiler {
     };
   }
 
+  /**
+   * The conjunct an action tests first, looking into the operators it calls, when that is a constant
+   * (in the strict sense: one value for the whole run; `WithBatch` in `\E B \in SUBSET S : Batch(B)`).
+   */
+  private leadingConstantGuard(e: Expr, scope: Scope): { e: Expr; scope: Scope } | undefined {
+    // An operator's parameters are not in its module's scope: a conjunct naming one is not taken.
+    let params: string[] = [];
+    // Bounded: a recursive operator may call itself first.
+    for (let depth = 0; depth < 64; depth++) {
+      if (e.kind === 'Label') e = e.expr;
+      else if (e.kind === 'And') e = e.items[0]!;
+      else if ((e.kind === 'Ident' || e.kind === 'OpApp') && !BUILTIN_SYNTAX.has(e.name)) {
+        const sym = scope.lookup(e.name);
+        if (sym?.k !== 'def' || sym.h.def.kind !== 'OpDef') break;
+        params = [...params, ...sym.h.def.params.map((p) => p.name)];
+        scope = sym.h.scope;
+        e = sym.h.def.body;
+      } else break;
+    }
+    if (mentions(e, params) || !this.isConstantExpr(e, scope, new Set(), true)) return undefined;
+    return { e, scope };
+  }
+
   /** Whether TLC splits Next further at e (so a deeper sub-expression names the action). */
   private splits(e: Expr, scope: Scope, init: boolean): boolean {
     switch (e.kind) {
@@ -1472,7 +1495,18 @@ export class Compiler {
           top && !e.forall && e.bounds.every((b) => !b.set || this.isConstantExpr(b.set, scope, new Set()));
         if (split) for (const n of e.bounds.flatMap((b) => b.names)) markSplitConstant(inner.lookup(n));
         const body = this.act(e.body, inner, init, split);
-        if (!e.forall) return withContinuation(binder, body);
+        if (!e.forall) {
+          const run = withContinuation(binder, body);
+          const guard = this.leadingConstantGuard(e.body, inner);
+          if (!guard) return run;
+          // TLC tests the guard for every binding, after evaluating the bounds: where the guard is
+          // false, no binding takes a step, so once the bounds are known to give one, it is tested once.
+          const test = this.expr(guard.e, guard.scope);
+          return (c, k) => {
+            const someBinding = !binder(c, () => false);
+            if (!someBinding || boolOf(test(c), guard.e)) run(c, k);
+          };
+        }
         // \A in an action: the conjunction of the body over every binding.
         const slots = e.bounds.flatMap((b) =>
           b.names.map((n) => (inner.lookup(n) as Sym & { k: 'slot' }).slot),
@@ -2060,6 +2094,15 @@ function temporalInPredicate(what: string, e: Expr): EvalError {
 }
 
 /** Operators that the action compiler treats as guards even when a user module redefines nothing. */
+/** Whether e names any of these (bound names inside e not told apart: a cautious yes). */
+function mentions(e: Expr, names: readonly string[]): boolean {
+  if (names.length === 0) return false;
+  if ((e.kind === 'Ident' || e.kind === 'OpApp') && names.includes(e.name)) return true;
+  let found = false;
+  forEachChild(e, (x) => (found ||= mentions(x, names)));
+  return found;
+}
+
 const BUILTIN_SYNTAX = new Set(['=', '/=', '#', '\\in', '\\notin', '~', '=>', '<=>', '\\equiv', '\\X']);
 
 /** Builtins whose value changes from call to call, so definitions using them are not cached. */
