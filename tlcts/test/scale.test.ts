@@ -11,15 +11,20 @@ import { decodeState, encodeState } from '../src/values/codec.js';
 import { EvalError } from '../src/values/errors.js';
 import {
   EMPTY_TUPLE,
+  FcnValue,
   InfiniteSet,
   IntervalSet,
   LazyFcn,
   LazySet,
+  SetValue,
   Tuple,
+  type Permutation,
   type Value,
   equals,
   fcnOf,
+  fingerprintLeast,
   fingerprintValues,
+  hasModelValues,
   intern,
   modelValue,
   resetValueTables,
@@ -114,6 +119,49 @@ describe('state codec', () => {
           expect(show(decoded[i]!)).toBe(show(v));
         });
         expect(fingerprintValues(decoded)).toEqual(fingerprintValues(state));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("carries a variable's fingerprint computed before encoding, which the decoded value then uses", () => {
+    fc.assert(
+      fc.property(stateArb, (state) => {
+        const expected = fingerprintValues(state);
+        const decoded = decodeState(encodeState(state));
+        // The decoded values hash with the fingerprints carried: a wrong one changes the state's.
+        for (const v of decoded)
+          if (v instanceof SetValue || v instanceof FcnValue) expect(v.knownFingerprint()).toBeDefined();
+        expect(fingerprintValues(decoded)).toEqual(expected);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("carries a variable's hashes under a symmetry, which the decoded value then uses", () => {
+    const [m1, m2, m3] = ['m1', 'm2', 'm3'].map(modelValue);
+    const perms: Permutation[] = [
+      {
+        map: new Map<Value, Value>([
+          [m1!, m2!],
+          [m2!, m1!],
+        ]),
+      },
+      {
+        map: new Map<Value, Value>([
+          [m2!, m3!],
+          [m3!, m2!],
+        ]),
+      },
+    ];
+    fc.assert(
+      fc.property(stateArb, (state) => {
+        const expected = fingerprintLeast(state, perms);
+        const decoded = decodeState(encodeState(state));
+        for (const v of decoded)
+          if ((v instanceof SetValue || v instanceof FcnValue) && hasModelValues(v))
+            expect(v.lanes).toBeDefined();
+        expect(fingerprintLeast(decoded, perms)).toEqual(expected);
       }),
       { numRuns: 500 },
     );

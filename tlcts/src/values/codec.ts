@@ -4,7 +4,11 @@
  * zigzag varints, strings by their UTF-16 code units (never by this process's intern ids, so that
  * another thread can decode them). A string met before in the block is written as a back
  * reference, so a block is read from its start, in order. Decoding gives values equal to the
- * originals, with the same fingerprint and printed form; lazy values are stored enumerated.
+ * originals, with the same fingerprint and printed form; lazy values are stored enumerated. A
+ * variable's value whose fingerprint, or hashes under a symmetry, were computed carries them
+ * (WITH_FINGERPRINT, WITH_LANES): a state's successors share most of its variables' values, which
+ * are then not hashed again after decoding (carried for every set and function inside too, they
+ * cost more to write and read than they save).
  *
  * Sets and functions are written in the writer's order, which for strings is its intern order.
  * Threads that load the same model intern its literals alike, but strings made at run time may be
@@ -16,6 +20,7 @@ import {
   EMPTY_SET,
   EMPTY_TUPLE,
   Fcn,
+  FcnValue,
   FiniteSet,
   IntervalSet,
   LazyFcn,
@@ -46,6 +51,13 @@ const enum Tag {
   Fcn = 10,
 }
 
+/** Set on the tag of a variable's set or function followed by its fingerprint (two int32) before its content. */
+const WITH_FINGERPRINT = 0x80;
+/** Set on the tag of a variable's set or function followed by its hashes under a symmetry (a count and int32s). */
+const WITH_LANES = 0x40;
+const fpScratch = new Int32Array(2);
+const fpScratchBytes = new Uint8Array(fpScratch.buffer);
+
 /** The most strings a writer keeps slots for (and so keeps alive). */
 const MAX_STRING_SLOTS = 1 << 16;
 
@@ -62,6 +74,8 @@ export class StateWriter {
    * written in, and its back reference there.
    */
   private readonly slots = new Map<string, number>();
+  /** Whether the value being written is a variable's (see WITH_FINGERPRINT). */
+  private variable = false;
   private readonly slotBlock: number[] = [];
   private readonly slotRef: number[] = [];
   private block = 0;
@@ -82,7 +96,12 @@ export class StateWriter {
 
   /** A state: its number of variables, then their values. */
   state(s: readonly Value[]): void {
-    this.values(s);
+    this.varint(s.length);
+    for (let i = 0; i < s.length; i++) {
+      this.variable = true;
+      this.value(s[i]!);
+    }
+    this.variable = false;
   }
 
   /** An unsigned 32-bit integer, 7 bits a byte. */
@@ -130,19 +149,19 @@ export class StateWriter {
     }
     // The common values first: an instanceof test that fails walks the prototype chain.
     if (v instanceof Tuple) {
-      this.byte(Tag.Tuple);
+      this.tag(Tag.Tuple, v);
       return this.values(v.elems);
     }
     if (v instanceof Record) {
-      this.byte(Tag.Record);
+      this.tag(Tag.Record, v);
       return this.pairs(v.names, v.vals);
     }
     if (v instanceof FiniteSet) {
-      this.byte(Tag.Set);
+      this.tag(Tag.Set, v);
       return this.values(v.elems);
     }
     if (v instanceof Fcn) {
-      this.byte(Tag.Fcn);
+      this.tag(Tag.Fcn, v);
       return this.pairs(v.keys, v.vals);
     }
     if (v instanceof ModelValue) {
@@ -150,7 +169,7 @@ export class StateWriter {
       return this.string(v.name);
     }
     if (v instanceof IntervalSet) {
-      this.byte(Tag.Interval);
+      this.tag(Tag.Interval, v);
       this.number(v.lo);
       return this.number(v.hi);
     }
@@ -158,14 +177,34 @@ export class StateWriter {
     if (v instanceof SetValue) {
       if (!v.isFinite())
         throw new EvalError(`Attempted to store the infinite set ${v.describe()} in a state on the queue.`);
-      return this.value(v.normalized());
+      return this.value(enumerated(v, v.normalized()));
     }
     if (v instanceof LazyFcn && !v.dom.isFinite()) {
       throw new EvalError(
         `Attempted to store a function with the infinite domain ${v.dom.describe()} in a state on the queue.`,
       );
     }
-    return this.value(v.materialize());
+    return this.value(enumerated(v, v.materialize()));
+  }
+
+  /** A set's or function's tag, with its fingerprint when it is known. */
+  private tag(tag: Tag, v: SetValue | FcnValue): void {
+    if (!this.variable) return this.byte(tag);
+    this.variable = false;
+    const fp = v.knownFingerprint();
+    const lanes = v.lanes;
+    this.byte(tag | (fp ? WITH_FINGERPRINT : 0) | (lanes ? WITH_LANES : 0));
+    if (fp) {
+      this.room(8);
+      fpScratch[0] = fp[0];
+      fpScratch[1] = fp[1];
+      this.bytes.set(fpScratchBytes, this.length);
+      this.length += 8;
+    }
+    if (lanes) {
+      this.varint(lanes.length);
+      this.raw(new Uint8Array(lanes.buffer, lanes.byteOffset, lanes.byteLength));
+    }
   }
 
   private number(v: number): void {
@@ -226,6 +265,14 @@ export class StateWriter {
   }
 }
 
+/** A lazy value's enumerated form, given the lazy value's fingerprint and hashes if it has them. */
+function enumerated<T extends SetValue | FcnValue>(lazy: SetValue | FcnValue, form: T): T {
+  const fp = lazy.knownFingerprint();
+  if (fp && !form.knownFingerprint()) form.restoreFingerprint(fp);
+  form.lanes ??= lazy.lanes;
+  return form;
+}
+
 /** Reads a block that a StateWriter wrote, from its start. */
 export class StateReader {
   pos = 0;
@@ -272,7 +319,26 @@ export class StateReader {
   }
 
   private value(): Value {
-    const tag = this.bytes[this.pos++]! as Tag;
+    const head = this.bytes[this.pos++]!;
+    if (head < WITH_LANES) return this.content(head as Tag);
+    let fp: [number, number] | undefined;
+    if (head & WITH_FINGERPRINT) {
+      fpScratchBytes.set(this.bytes.subarray(this.pos, this.pos + 8));
+      this.pos += 8;
+      fp = [fpScratch[0]!, fpScratch[1]!];
+    }
+    let lanes: Int32Array | undefined;
+    if (head & WITH_LANES) {
+      lanes = new Int32Array(this.varint());
+      new Uint8Array(lanes.buffer).set(this.take(lanes.byteLength));
+    }
+    const v = this.content((head & ~(WITH_FINGERPRINT | WITH_LANES)) as Tag) as SetValue | FcnValue;
+    if (fp) v.restoreFingerprint(fp);
+    if (lanes) v.lanes = lanes;
+    return v;
+  }
+
+  private content(tag: Tag): Value {
     switch (tag) {
       case Tag.False:
         return false;

@@ -552,6 +552,14 @@ abstract class CachingValue {
     this.mv = undefined;
     this.lanes = undefined;
   }
+  /** The fingerprint, if computed yet (the codec keeps it beside the value). */
+  knownFingerprint(): [number, number] | undefined {
+    return this.fp;
+  }
+  /** Takes the fingerprint computed for an equal value (as the codec decodes one). */
+  restoreFingerprint(fp: [number, number]): void {
+    this.fp = fp;
+  }
 }
 
 export abstract class SetValue extends CachingValue {
