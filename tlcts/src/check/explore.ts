@@ -59,7 +59,6 @@ export class Explorer {
     this.n = model.vars.length;
     this.queue = new StateQueue(opts.queue);
     this.fps = new FingerprintStore(opts.fingerprints);
-    if (opts.onEdge) model.compiler.captureLabels = true;
     if (model.liveness && opts.maxDepth !== undefined)
       throw new TlaError('unsupported: a search bounded by maxDepth cannot check temporal properties', 255);
     this.live = model.liveness
@@ -401,6 +400,7 @@ export class Explorer {
     this.currentInit = null;
     const m = this.model;
     const { onEdge, maxDepth } = this.opts;
+    const next = onEdge ? m.labelledNext() : m.next;
     const progress = this.progressMeter(start);
     const t: Value[] = new Array(this.n);
     const live = this.live;
@@ -413,7 +413,7 @@ export class Explorer {
       const c = this.ctx(s, t, 0);
       this.level = item.level;
       if (live) live.begin(item.id, s);
-      m.next(c, () => {
+      next(c, () => {
         this.generated++;
         this.level = item.level + 1;
         const succ = completeSuccessor(m, t);
@@ -685,11 +685,8 @@ export class Explorer {
   private findSuccessor(s: Value[], match: (succ: Value[]) => boolean): TraceState | undefined {
     const t: Value[] = new Array(this.n);
     let found: TraceState | undefined;
-    const compiler = this.model.compiler;
-    const saved = compiler.captureLabels;
-    compiler.captureLabels = true;
     try {
-      this.model.next(this.ctx(s, t, 0), () => {
+      this.model.labelledNext()(this.ctx(s, t, 0), () => {
         const succ = t.slice();
         if (match(succ)) {
           found = { state: succ, action: this.currentLabel(s, succ) };
@@ -698,8 +695,6 @@ export class Explorer {
       });
     } catch (err) {
       if (err !== FOUND) throw err;
-    } finally {
-      compiler.captureLabels = saved;
     }
     return found;
   }

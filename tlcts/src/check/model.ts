@@ -49,6 +49,8 @@ export interface Model {
   init: ActClosure;
   /** Enumerates successors: assigns c.t. */
   next: ActClosure;
+  /** next, compiled (at the first call) to name in compiler.currentAction the action of each step. */
+  labelledNext: () => ActClosure;
   /**
    * False when the model names no next-state action, which TLC allows while nothing needs one (no
    * invariant and no property): the initial states, if any, then have no successors to explore.
@@ -246,6 +248,11 @@ class ModelBuilder {
       assumptions: this.assumptions(),
       init: init.length === 0 ? noState : conjoin(init.map((x) => this.actIn(x, true, false))),
       next: next ? this.actIn(next, false, true) : noState,
+      labelledNext: () => {
+        const labelled = next ? this.compiler.withLabels(() => this.actIn(next, false, true)) : noState;
+        m.labelledNext = () => labelled;
+        return labelled;
+      },
       hasNext: next !== undefined,
       invariants,
       constraints: config.constraints.map((n) => this.statePred(this.named(n, 'constraint'))),

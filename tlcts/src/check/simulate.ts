@@ -33,7 +33,7 @@ function successors(m: Model, s: Value[]): TraceState[] {
   const n = m.vars.length;
   const t: Value[] = new Array(n);
   const out: TraceState[] = [];
-  m.next({ s, t, f: ROOT_FRAME }, () => {
+  m.labelledNext()({ s, t, f: ROOT_FRAME }, () => {
     const succ = t.slice();
     if (m.constraints.every((c) => c(succ)) && m.actionConstraints.every((c) => c(s, succ))) {
       out.push({ state: succ, action: actionLabel(m.compiler, s, succ) });
@@ -63,7 +63,6 @@ export function simulate(opts: SimulateOptions): number {
     if (!(err instanceof TlaError)) throw err;
     return reportLoadFailure(err, start, out).exitCode;
   }
-  m.compiler.captureLabels = true;
   out(`Running Random Simulation with seed ${opts.seed}.`);
   const random = rng(opts.seed);
   const pick = <T>(xs: T[]): T => xs[Math.floor(random() * xs.length)]!;

@@ -112,9 +112,10 @@ function asSet(v: Value, e: Expr): SetValue {
 type Binder = (c: Ctx, fn: (c: Ctx) => boolean | void) => boolean;
 
 export class Compiler {
-  /** The action entered last through a split point of Next, when labels are captured. */
+  /** The action entered last through a split point of Next, in actions compiled withLabels. */
   currentAction: ActionLabel | null = null;
-  captureLabels = false;
+  /** Whether the actions being compiled name themselves in currentAction as they run. */
+  private labelling = false;
 
   constructor(
     readonly loader: ModuleLoader,
@@ -1391,16 +1392,28 @@ export class Compiler {
    */
   act(e: Expr, scope: Scope, init: boolean, top: boolean): ActClosure {
     const cl = this.actNode(e, scope, init, top);
-    if (!top || this.splits(e, scope, init)) return cl;
+    if (!top || !this.labelling || this.splits(e, scope, init)) return cl;
     // A leaf of TLC's split of Next: the action is this sub-expression.
     const loc = e.loc;
     return (c, k) => {
-      if (this.captureLabels) {
-        if (this.currentAction) this.currentAction.loc = loc;
-        else this.currentAction = { name: 'Action', frame: null, slots: [], params: [], loc };
-      }
+      if (this.currentAction) this.currentAction.loc = loc;
+      else this.currentAction = { name: 'Action', frame: null, slots: [], params: [], loc };
       cl(c, k);
     };
+  }
+
+  /**
+   * Compiles actions that name themselves in currentAction as they run (for traces, -dump and
+   * simulation): compiled apart, so that the search's own actions pay nothing for it.
+   */
+  withLabels<T>(compile: () => T): T {
+    const saved = this.labelling;
+    this.labelling = true;
+    try {
+      return compile();
+    } finally {
+      this.labelling = saved;
+    }
   }
 
   /**
@@ -1780,7 +1793,7 @@ export class Compiler {
     const run = inlined
       ? inlineRunner(inlined.body, inlined.slots, this.argFillers(h, args, scope, byValue))
       : this.frameRunner(h, args, scope, init, splitInside, byValue, parent ?? this.parentOf(h, scope));
-    if (!top) return run;
+    if (!top || !this.labelling) return run;
     const slots = inlined ? inlined.slots : def.params.map((_, i) => i);
     const params = def.params.map((p) => p.name);
     const callLoc = e.loc;
@@ -1791,7 +1804,6 @@ export class Compiler {
         : { name: def.name, frame: null, slots: [], params: [], loc: callLoc };
     };
     return (c, k) => {
-      if (!this.captureLabels) return run(c, k);
       const saved = this.currentAction;
       try {
         run(c, k, label);
@@ -1813,7 +1825,7 @@ export class Compiler {
   ): ActRunner {
     const def = h.def as OpDef;
     const modes = this.paramModes(h);
-    const key = `${init ? 'i' : 'n'}${splitInside ? 't' : ''}${byValue.map(Number).join('')}`;
+    const key = `${init ? 'i' : 'n'}${splitInside ? 't' : ''}${this.labelling ? 'l' : ''}${byValue.map(Number).join('')}`;
     let compiled = h.acts.get(key);
     if (!compiled) {
       const body = h.scope.newFrame();
