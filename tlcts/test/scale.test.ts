@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { FingerprintStore } from '../src/check/fpset.js';
 import { runCheck, type RunOptions } from '../src/check/run.js';
 import { StateQueue, type QueuedState } from '../src/check/queue.js';
-import { decodeState, encodeState } from '../src/values/codec.js';
+import { StateReader, StateWriter, decodeState, encodeState } from '../src/values/codec.js';
 import { EvalError } from '../src/values/errors.js';
 import {
   EMPTY_TUPLE,
@@ -16,6 +16,7 @@ import {
   IntervalSet,
   LazyFcn,
   LazySet,
+  Record,
   SetValue,
   Tuple,
   type Permutation,
@@ -165,6 +166,26 @@ describe('state codec', () => {
       }),
       { numRuns: 500 },
     );
+  });
+
+  it("writes the field names a block's records share once, and reads them back shared", () => {
+    const names = ['e', 'w'];
+    const record = (e: number, w: string) => new Record(names, [e, modelValue(w)]);
+    const states = [0, 1, 2].map((i) => [record(i, 'w1'), new Tuple([record(i + 1, 'w2'), record(i, 'w1')])]);
+    const writer = new StateWriter();
+    states.forEach((st) => writer.state(st));
+    const reader = new StateReader(writer.view().slice());
+    const decoded = states.map(() => reader.state());
+    decoded.forEach((st, i) => st.forEach((v, j) => expect(equals(v, states[i]![j]!)).toBe(true)));
+    const records = decoded.flatMap((st) => [st[0], ...(st[1] as Tuple).elems]) as Record[];
+    expect(new Set(records.map((r) => r.names)).size).toBe(1);
+    expect(records[0]!.vals[1]).toBe(modelValue('w1'));
+    // Each name is written once: a block of the same records with names of their own is longer.
+    const apart = new StateWriter();
+    states.forEach((st) =>
+      apart.state(st.map((v) => (v instanceof Record ? new Record([...v.names], v.vals) : v))),
+    );
+    expect(apart.length).toBeGreaterThan(writer.length);
   });
 
   it('encodes strings and model values by their text, whatever this process interned first', () => {

@@ -76,6 +76,8 @@ export class StateWriter {
   private readonly slots = new Map<string, number>();
   /** Whether the value being written is a variable's (see WITH_FINGERPRINT). */
   private variable = false;
+  /** The field names of the records written in this block, by back reference (shared by a literal's records). */
+  private readonly fieldNames = new Map<readonly string[], number>();
   private readonly slotBlock: number[] = [];
   private readonly slotRef: number[] = [];
   private block = 0;
@@ -92,6 +94,7 @@ export class StateWriter {
     this.length = 0;
     this.block++;
     this.refs = 0;
+    this.fieldNames.clear();
   }
 
   /** A state: its number of variables, then their values. */
@@ -154,7 +157,9 @@ export class StateWriter {
     }
     if (v instanceof Record) {
       this.tag(Tag.Record, v);
-      return this.pairs(v.names, v.vals);
+      this.names(v.names);
+      for (let i = 0; i < v.vals.length; i++) this.value(v.vals[i]!);
+      return;
     }
     if (v instanceof FiniteSet) {
       this.tag(Tag.Set, v);
@@ -232,6 +237,15 @@ export class StateWriter {
     for (let i = 0; i < vals.length; i++) this.value(vals[i]!);
   }
 
+  /** A back reference (odd), or the count (even) and strings of record field names new to the block. */
+  private names(names: readonly string[]): void {
+    const ref = this.fieldNames.get(names);
+    if (ref !== undefined) return this.varint(ref * 2 + 1);
+    this.fieldNames.set(names, this.fieldNames.size);
+    this.varint(names.length * 2);
+    for (let i = 0; i < names.length; i++) this.string(names[i]!);
+  }
+
   /** A back reference (odd), or the length (even) and code units of a string new to the block. */
   private string(s: string): void {
     let slot = this.slots.get(s);
@@ -281,6 +295,13 @@ export class StateReader {
   private readonly madeAtRunTime: boolean[] = [];
   /** Whether the value being read holds a string made at run time. */
   private runTime = false;
+  /** Record field names read in this block, and whether each list holds a string made at run time. */
+  private readonly fieldNames: string[][] = [];
+  private readonly fieldNamesRunTime: boolean[] = [];
+  /** The model value named by each string slot, once read as one (one lookup by name per block). */
+  private readonly models: (ModelValue | undefined)[] = [];
+  /** The slot of the string read last. */
+  private slot = 0;
 
   /**
    * With loadStrings, the number of strings this thread interned while loading the model: the
@@ -354,8 +375,10 @@ export class StateReader {
         return scratch[0]!;
       case Tag.Str:
         return this.string();
-      case Tag.Model:
-        return modelValue(this.string());
+      case Tag.Model: {
+        const name = this.string();
+        return (this.models[this.slot] ??= modelValue(name));
+      }
       case Tag.Set: {
         const outer = this.runTime;
         this.runTime = false;
@@ -372,7 +395,16 @@ export class StateReader {
         const elems = this.values(this.varint());
         return elems.length === 0 ? EMPTY_TUPLE : new Tuple(elems);
       }
-      case Tag.Record:
+      case Tag.Record: {
+        const outer = this.runTime;
+        this.runTime = false;
+        const names = this.names();
+        const resort = this.runTime;
+        const vals = this.values(names.length);
+        this.runTime ||= outer;
+        if (resort) return fcnFromPairs(names.map((k, i) => [k, vals[i]!]));
+        return new Record(names, vals);
+      }
       case Tag.Fcn: {
         const outer = this.runTime;
         this.runTime = false;
@@ -382,7 +414,7 @@ export class StateReader {
         const vals = this.values(n);
         this.runTime ||= outer;
         if (resort) return fcnFromPairs(keys.map((k, i) => [k, vals[i]!]));
-        return tag === Tag.Record ? new Record(keys as string[], vals) : new Fcn(keys, vals);
+        return new Fcn(keys, vals);
       }
       default:
         throw new Error(`Corrupt encoded state: tag ${tag} at byte ${this.pos - 1}.`);
@@ -395,13 +427,32 @@ export class StateReader {
     return out;
   }
 
+  /** A record's field names, as StateWriter#names wrote them. */
+  private names(): string[] {
+    const head = this.varint();
+    if (head & 1) {
+      if (this.fieldNamesRunTime[head >>> 1]) this.runTime = true;
+      return this.fieldNames[head >>> 1]!;
+    }
+    const outer = this.runTime;
+    this.runTime = false;
+    const names = new Array<string>(head >>> 1);
+    for (let i = 0; i < names.length; i++) names[i] = this.string();
+    this.fieldNames.push(names);
+    this.fieldNamesRunTime.push(this.runTime);
+    this.runTime ||= outer;
+    return names;
+  }
+
   private string(): string {
     const head = this.varint();
     if (head & 1) {
-      if (this.madeAtRunTime[head >>> 1]) this.runTime = true;
-      return this.strings[head >>> 1]!;
+      this.slot = head >>> 1;
+      if (this.madeAtRunTime[this.slot]) this.runTime = true;
+      return this.strings[this.slot]!;
     }
     const n = head >>> 1;
+    this.slot = this.strings.length;
     const s = n <= MAX_SHARED_LENGTH ? this.sharedString(n) : this.longString(n);
     this.strings.push(s);
     if (this.loadStrings !== undefined) {
