@@ -239,7 +239,7 @@ function main(): number {
     medianRatioToTlc: median(compared.map((r) => r.ratioToTlc!)),
     slowerThanTlc: compared.filter((r) => r.ratioToTlc! < 1).map((r) => r.model),
     disagreeWithTlc: compared.filter((r) => !r.agreesWithTlc).map((r) => r.model),
-    maxPeakRssMiBUnder10kStates: Math.max(...small.map((r) => r.peakRssMiB)),
+    maxPeakRssMiBUnder10kStates: small.length > 0 ? Math.max(...small.map((r) => r.peakRssMiB)) : null,
     smallestModel: smallest && { model: smallest.model, peakRssMiB: smallest.peakRssMiB },
   };
   const result = {

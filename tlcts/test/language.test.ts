@@ -276,6 +276,105 @@ const cases: Case[] = [
       message: /^Attempted to enumerate the infinite set Nat/,
     },
   },
+  // Invariant conjuncts taken over from the predecessor when the step changed none of their variables.
+  {
+    folder: 'InvReads',
+    cfg: 'InvReads_InvLet',
+    what: 'a conjunct reading b through a LET: violated by the step that changes it alone',
+    expected: {
+      verdict: 'invariant violated',
+      exitCode: 12,
+      distinct: 10,
+      generated: 11,
+      depth: 3,
+      violated: 'InvLet',
+      traceLength: 3,
+    },
+  },
+  {
+    folder: 'InvReads',
+    cfg: 'InvReads_InvParam',
+    what: "a conjunct reading c through an operator's parameter: violated by the step that changes it alone",
+    expected: {
+      verdict: 'invariant violated',
+      exitCode: 12,
+      distinct: 13,
+      generated: 16,
+      depth: 3,
+      violated: 'InvParam',
+      traceLength: 3,
+    },
+  },
+  {
+    folder: 'InvReads',
+    cfg: 'InvReads_InvHigher',
+    what: 'a conjunct reading d through a LAMBDA passed to an operator: violated by the step that changes it alone',
+    expected: {
+      verdict: 'invariant violated',
+      exitCode: 12,
+      distinct: 15,
+      generated: 21,
+      depth: 3,
+      violated: 'InvHigher',
+      traceLength: 3,
+    },
+  },
+  {
+    folder: 'InvReads',
+    cfg: 'InvReads_InvSubst',
+    what: 'a conjunct reading b through an INSTANCE substitution: violated by the step that changes it alone',
+    expected: {
+      verdict: 'invariant violated',
+      exitCode: 12,
+      distinct: 10,
+      generated: 11,
+      depth: 3,
+      violated: 'InvSubst',
+      traceLength: 3,
+    },
+  },
+  {
+    folder: 'InvReads',
+    cfg: 'InvReads_InvNamed',
+    what: "a conjunct reading c through a named instance's operator: violated by the step that changes it alone",
+    expected: {
+      verdict: 'invariant violated',
+      exitCode: 12,
+      distinct: 13,
+      generated: 16,
+      depth: 3,
+      violated: 'InvNamed',
+      traceLength: 3,
+    },
+  },
+  {
+    folder: 'InvReads',
+    cfg: 'InvReads_InvRec',
+    what: 'a conjunct reading d through a recursive function and operator: violated by the step that changes it alone',
+    expected: {
+      verdict: 'invariant violated',
+      exitCode: 12,
+      distinct: 15,
+      generated: 21,
+      depth: 3,
+      violated: 'InvRec',
+      traceLength: 3,
+    },
+  },
+  {
+    folder: 'InvReads',
+    cfg: 'InvReads_InvChoose',
+    what: 'a conjunct reading b through CHOOSE: violated by the step that changes it alone',
+    expected: {
+      verdict: 'invariant violated',
+      exitCode: 12,
+      distinct: 10,
+      generated: 11,
+      depth: 3,
+      violated: 'InvChoose',
+      traceLength: 3,
+    },
+  },
   { folder: 'LetActions', what: 'LET with operators inside Init and actions', expected: ok(10, 30, 4) },
   {
     folder: 'LetPrimed',
@@ -482,6 +581,24 @@ const refusals: Refusal[] = [
     message: /^The current version of TLC does not support action composition\.$/,
   },
 ];
+
+describe('invariants with effects', () => {
+  it('evaluates a conjunct that prints for every new state, whatever the step changed', () => {
+    const bin = path.join(path.dirname(fileURLToPath(import.meta.url)), '../bin/tlcts.js');
+    const dir = path.join(specs, 'InvReads');
+    const r = spawnSync(
+      process.execPath,
+      [bin, path.join(dir, 'InvReads.tla'), '-config', path.join(dir, 'InvReads_InvPrint.cfg')],
+      { encoding: 'utf8' },
+    );
+    expect(r.status).toBe(0);
+    // PrintT(b) for each of the 81 states (the initial one included), b being 0, 1 or 2 in 27 each.
+    const printed = r.stdout.split('\n').filter((l) => /^[012]$/.test(l));
+    expect(printed).toHaveLength(81);
+    expect(printed.filter((l) => l === '2')).toHaveLength(27);
+    expect(r.stdout).toMatch(/217 states generated, 81 distinct states found, 0 states left on queue/);
+  });
+});
 
 describe('constructs that must be refused', () => {
   for (const c of refusals) {

@@ -376,9 +376,9 @@ export class Explorer {
    * Stops at the first invariant (in cfg order) that state violates or fails to evaluate; from is its
    * predecessor, -1 for an initial state (whose evaluation errors end the run as any other there).
    */
-  private checkInvariants(state: Value[], from: number): void {
+  private checkInvariants(state: Value[], from: number, parent?: Value[]): void {
     const invariants = this.model.invariants;
-    const failed = firstFailure(invariants, (inv) => inv.check(state));
+    const failed = firstFailure(invariants, (inv) => inv.check(state, parent));
     if (failed.index < 0) return;
     const { name } = invariants[failed.index]!;
     if (!('thrown' in failed)) throw invariantStop(name, state, from);
@@ -435,7 +435,7 @@ export class Explorer {
           if (onEdge) onEdge(item.id, id, label!);
           if (live) live.step(id, succ);
         }
-        if (!inside || fresh) this.checkInvariants(succ, item.id);
+        if (!inside || fresh) this.checkInvariants(succ, item.id, s);
         this.checkActions(s, succ, item.id);
         if (fresh) this.queue.push({ id, level: item.level + 1, s: succ });
         this.level = item.level;

@@ -4,7 +4,8 @@ import type { Expr, OpDef } from '../syntax/ast.js';
 import { parseCfg } from '../cfg/parse.js';
 import type { CfgConstant, CfgValue, ModelConfig } from '../cfg/types.js';
 import { ModuleLoader } from '../modules/loader.js';
-import { Compiler, conjoin, locText } from '../eval/compiler.js';
+import { Compiler, NOT_HOISTED_BUILTINS, boolOf, conjoin, locText } from '../eval/compiler.js';
+import { variablesRead } from '../eval/reads.js';
 import { forEachChild } from '../syntax/walk.js';
 import { FrameInfo, Scope, type DefHandle, type ModInst, type Sym } from '../eval/scope.js';
 import { Frame, FramePool, ROOT_FRAME, walkUp, type ActClosure, type Closure } from '../eval/runtime.js';
@@ -36,6 +37,13 @@ export interface NamedCheck<F> {
 }
 
 export type StatePred = (s: Value[]) => boolean;
+/**
+ * An invariant's test of state s; `parent`, when given, is a predecessor of s that satisfies every
+ * invariant: a conjunct reading no variable that differs between the two then holds without being
+ * evaluated again (it did for the parent, with the same values; TLC evaluates it anew, to the same
+ * verdict and errors).
+ */
+export type InvariantCheck = (s: Value[], parent?: Value[]) => boolean;
 export type ActionPred = (s: Value[], t: Value[]) => boolean;
 
 export interface Model {
@@ -56,7 +64,7 @@ export interface Model {
    * invariant and no property): the initial states, if any, then have no successors to explore.
    */
   hasNext: boolean;
-  invariants: NamedCheck<StatePred>[];
+  invariants: NamedCheck<InvariantCheck>[];
   constraints: StatePred[];
   actionConstraints: ActionPred[];
   /** State predicates of PROPERTY formulas, checked on initial states. */
@@ -291,7 +299,7 @@ class ModelBuilder {
   }
 
   /** An INVARIANT, which must be a state predicate (`SpecProcessor#processConfigInvariants`). */
-  private invariant(name: string): NamedCheck<StatePred> {
+  private invariant(name: string): NamedCheck<InvariantCheck> {
     const e = this.named(name, 'invariant');
     if (this.levels.of(e, this.scope) > STATE) {
       throw new TlaError(
@@ -299,7 +307,48 @@ class ModelBuilder {
         76,
       );
     }
-    return { name, loc: name, check: this.statePred(e) };
+    return { name, loc: name, check: this.invariantCheck(e) };
+  }
+
+  /**
+   * The invariant e tested conjunct by conjunct (InvariantCheck), each as its conjunction tests it:
+   * e's conjunctions are flattened, through the module-level definitions without parameters they
+   * name, in TLC's order of evaluation.
+   */
+  private invariantCheck(e: Expr): InvariantCheck {
+    const parts: { value: (s: Value[]) => Value; e: Expr; reads: number[] | null }[] = [];
+    const flatten = (x: Expr, scope: Scope): void => {
+      if (x.kind === 'And') return x.items.forEach((item) => flatten(item, scope));
+      const sym = x.kind === 'Ident' ? scope.lookup(x.name) : undefined;
+      if (
+        sym?.k === 'def' &&
+        sym.h.def.kind === 'OpDef' &&
+        sym.h.arity === 0 &&
+        sym.h.def.body.kind === 'And' &&
+        sym.h.scope === sym.h.scope.inst.top &&
+        sym.h.scope.level === 0
+      )
+        return flatten(sym.h.def.body, sym.h.scope);
+      const value = this.valueOf(x, scope);
+      parts.push({
+        value: (s) => value(s, null),
+        e: x,
+        reads: variablesRead(x, scope, NOT_HOISTED_BUILTINS),
+      });
+    };
+    flatten(e, this.scope);
+    if (parts.length === 1 && parts[0]!.e === e) {
+      // Not a conjunction: tested as a whole, as statePred does.
+      const [{ value, reads }] = parts as [(typeof parts)[0]];
+      return (s, parent) => (parent && reads && unchanged(reads, s, parent)) || bool(value(s), e);
+    }
+    return (s, parent) => {
+      for (const p of parts) {
+        if (parent && p.reads && unchanged(p.reads, s, parent)) continue;
+        if (!boolOf(p.value(s), p.e)) return false;
+      }
+      return true;
+    };
   }
 
   /** A scope of its own for one of the model's expressions: its names get a frame of their own. */
@@ -734,4 +783,10 @@ function permutationGroup(generators: Map<Value, Value>[]): Map<Value, Value>[] 
     }
   }
   return [...group.values()];
+}
+
+/** Whether the variables at these indices hold the very same values in s and parent. */
+function unchanged(reads: readonly number[], s: Value[], parent: Value[]): boolean {
+  for (let i = 0; i < reads.length; i++) if (s[reads[i]!] !== parent[reads[i]!]) return false;
+  return true;
 }

@@ -121,7 +121,7 @@ class Expander {
         const succ = completeSuccessor(m, t);
         if (!inModel(m, s, succ)) {
           ops.varint(Op.OutOfModel);
-          this.checkInvariants(succ);
+          this.checkInvariants(succ, s);
           this.checkActions(s, succ);
         } else {
           const [hi, lo] = stateFingerprint(m, succ);
@@ -129,7 +129,7 @@ class Expander {
           ops.varint(known ? Op.Known : Op.InModel);
           this.fps.push(hi);
           this.fps.push(lo);
-          if (!known) this.checkInvariants(succ);
+          if (!known) this.checkInvariants(succ, s);
           this.checkActions(s, succ);
           if (!known) this.store(succ, hi, lo);
         }
@@ -145,9 +145,9 @@ class Expander {
   }
 
   /** The first invariant the state violates, or the error evaluating one; the search goes on. */
-  private checkInvariants(succ: Value[]): void {
+  private checkInvariants(succ: Value[], s: Value[]): void {
     this.printOp = Op.InvariantPrint;
-    const failed = firstFailure(this.model.invariants, (inv) => inv.check(succ));
+    const failed = firstFailure(this.model.invariants, (inv) => inv.check(succ, s));
     this.printOp = Op.Print;
     if (failed.index < 0) return;
     if ('thrown' in failed) this.withError(Op.InvariantError, failed.index, failed.thrown, succ);

@@ -16,7 +16,7 @@ import {
   type OpDef,
   type Unit,
 } from '../syntax/ast.js';
-import { forEachChild } from '../syntax/walk.js';
+import { boundNames, forEachChild } from '../syntax/walk.js';
 import {
   EMPTY_SET,
   FcnValue,
@@ -95,7 +95,7 @@ function located(e: Expr, cl: Closure): Closure {
   };
 }
 
-function boolOf(v: Value, e: Expr): boolean {
+export function boolOf(v: Value, e: Expr): boolean {
   if (v === true || v === false) return v;
   throw new EvalError(`A non-boolean expression (${show(v)}) was used as a condition at ${locText(e)}.`);
 }
@@ -2122,10 +2122,12 @@ const NONDETERMINISTIC = new Set(['RandomElement', 'TLCGet', 'JavaTime', 'Print'
 
 /**
  * Builtins that read the checker's registers or the outside world, or have effects: a constant
- * definition using them is computed once (as TLC does), but a subexpression is not.
+ * definition using them is computed once (as TLC does), but a subexpression is not (nor is an
+ * invariant's conjunct using them taken over from a predecessor, see eval/reads.ts).
  */
-const NOT_HOISTED_BUILTINS = new Set([
+export const NOT_HOISTED_BUILTINS: ReadonlySet<string> = new Set([
   ...NONDETERMINISTIC,
+  'AssertEq',
   'TLCGetOrDefault',
   'TLCGetAndSet',
   'IOEnv',
@@ -2172,26 +2174,6 @@ export function applyFcn(f: Value, arg: Value, e: Expr): Value {
   throw new EvalError(
     `Attempted to apply ${show(f)}, which is not a function, to argument ${show(arg)} at ${locText(e)}.`,
   );
-}
-
-function boundNames(e: Expr): string[] {
-  switch (e.kind) {
-    case 'Quant':
-    case 'SetMap':
-    case 'FcnLit':
-      return e.bounds.flatMap((b) => b.names);
-    case 'Choose':
-    case 'SetFilter':
-      return e.bound.names;
-    case 'Lambda':
-      return e.params;
-    case 'Let':
-      return e.defs.flatMap((d) => ('name' in d && d.name ? [d.name] : []));
-    case 'TemporalQuant':
-      return e.names;
-    default:
-      return [];
-  }
 }
 
 export { locText };

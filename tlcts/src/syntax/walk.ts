@@ -83,3 +83,24 @@ export function forEachChild(e: Expr, fn: (x: Expr) => void): void {
       return fn(e.rhs);
   }
 }
+
+/** The names e binds for its subexpressions (quantifiers, CHOOSE, set and function constructors, LAMBDA, LET). */
+export function boundNames(e: Expr): string[] {
+  switch (e.kind) {
+    case 'Quant':
+    case 'SetMap':
+    case 'FcnLit':
+      return e.bounds.flatMap((b) => b.names);
+    case 'Choose':
+    case 'SetFilter':
+      return e.bound.names;
+    case 'Lambda':
+      return e.params;
+    case 'Let':
+      return e.defs.flatMap((d) => ('name' in d && d.name ? [d.name] : []));
+    case 'TemporalQuant':
+      return e.names;
+    default:
+      return [];
+  }
+}
