@@ -84,6 +84,15 @@ const ok = (distinct: number, generated: number, depth: number): Expected => ({
   depth,
 });
 
+const evaluationError = (exitCode: number, figures: [number, number, number], message: RegExp): Expected => ({
+  verdict: 'evaluation error',
+  exitCode,
+  distinct: figures[0],
+  generated: figures[1],
+  depth: figures[2],
+  message,
+});
+
 interface Case {
   folder: string;
   cfg?: string;
@@ -248,14 +257,11 @@ const cases: Case[] = [
     folder: 'ConstGuard',
     cfg: 'ConstGuard_NonBool',
     what: 'a guard that is no boolean, over a non-empty bound: the error of its first binding',
-    expected: {
-      verdict: 'evaluation error',
-      exitCode: 75,
-      distinct: 1,
-      generated: 1,
-      depth: 1,
-      message: /^A non-boolean expression \(1\) was used as a condition at line 32, col 11/,
-    },
+    expected: evaluationError(
+      75,
+      [1, 1, 1],
+      /^A non-boolean expression \(1\) was used as a condition at line 32, col 11/,
+    ),
   },
   {
     folder: 'ConstGuard',
@@ -267,114 +273,35 @@ const cases: Case[] = [
     folder: 'ConstGuard',
     cfg: 'ConstGuard_Nat',
     what: 'a false guard over Nat: the bound is still enumerated, and cannot be',
-    expected: {
-      verdict: 'evaluation error',
-      exitCode: 75,
-      distinct: 1,
-      generated: 1,
-      depth: 1,
-      message: /^Attempted to enumerate the infinite set Nat/,
-    },
+    expected: evaluationError(75, [1, 1, 1], /^Attempted to enumerate the infinite set Nat/),
   },
-  // Invariant conjuncts taken over from the predecessor when the step changed none of their variables.
-  {
+  // Invariant conjuncts taken over from the predecessor when the step changed none of their variables:
+  // each violated by the step that changes alone the variable it reads (b, c, d: the 10th, 13th, 15th
+  // distinct state, two steps from Init).
+  ...(
+    [
+      ['InvLet', 'b through a LET', 10, 11],
+      ['InvParam', "c through an operator's parameter", 13, 16],
+      ['InvHigher', 'd through a LAMBDA passed to an operator', 15, 21],
+      ['InvSubst', 'b through an INSTANCE substitution', 10, 11],
+      ['InvNamed', "c through a named instance's operator", 13, 16],
+      ['InvRec', 'd through a recursive function and operator', 15, 21],
+      ['InvChoose', 'b through CHOOSE', 10, 11],
+    ] as const
+  ).map(([inv, what, distinct, generated]): Case => ({
     folder: 'InvReads',
-    cfg: 'InvReads_InvLet',
-    what: 'a conjunct reading b through a LET: violated by the step that changes it alone',
+    cfg: `InvReads_${inv}`,
+    what: `a conjunct reading ${what}`,
     expected: {
       verdict: 'invariant violated',
       exitCode: 12,
-      distinct: 10,
-      generated: 11,
+      distinct,
+      generated,
       depth: 3,
-      violated: 'InvLet',
+      violated: inv,
       traceLength: 3,
     },
-  },
-  {
-    folder: 'InvReads',
-    cfg: 'InvReads_InvParam',
-    what: "a conjunct reading c through an operator's parameter: violated by the step that changes it alone",
-    expected: {
-      verdict: 'invariant violated',
-      exitCode: 12,
-      distinct: 13,
-      generated: 16,
-      depth: 3,
-      violated: 'InvParam',
-      traceLength: 3,
-    },
-  },
-  {
-    folder: 'InvReads',
-    cfg: 'InvReads_InvHigher',
-    what: 'a conjunct reading d through a LAMBDA passed to an operator: violated by the step that changes it alone',
-    expected: {
-      verdict: 'invariant violated',
-      exitCode: 12,
-      distinct: 15,
-      generated: 21,
-      depth: 3,
-      violated: 'InvHigher',
-      traceLength: 3,
-    },
-  },
-  {
-    folder: 'InvReads',
-    cfg: 'InvReads_InvSubst',
-    what: 'a conjunct reading b through an INSTANCE substitution: violated by the step that changes it alone',
-    expected: {
-      verdict: 'invariant violated',
-      exitCode: 12,
-      distinct: 10,
-      generated: 11,
-      depth: 3,
-      violated: 'InvSubst',
-      traceLength: 3,
-    },
-  },
-  {
-    folder: 'InvReads',
-    cfg: 'InvReads_InvNamed',
-    what: "a conjunct reading c through a named instance's operator: violated by the step that changes it alone",
-    expected: {
-      verdict: 'invariant violated',
-      exitCode: 12,
-      distinct: 13,
-      generated: 16,
-      depth: 3,
-      violated: 'InvNamed',
-      traceLength: 3,
-    },
-  },
-  {
-    folder: 'InvReads',
-    cfg: 'InvReads_InvRec',
-    what: 'a conjunct reading d through a recursive function and operator: violated by the step that changes it alone',
-    expected: {
-      verdict: 'invariant violated',
-      exitCode: 12,
-      distinct: 15,
-      generated: 21,
-      depth: 3,
-      violated: 'InvRec',
-      traceLength: 3,
-    },
-  },
-  {
-    folder: 'InvReads',
-    cfg: 'InvReads_InvChoose',
-    what: 'a conjunct reading b through CHOOSE: violated by the step that changes it alone',
-    expected: {
-      verdict: 'invariant violated',
-      exitCode: 12,
-      distinct: 10,
-      generated: 11,
-      depth: 3,
-      violated: 'InvChoose',
-      traceLength: 3,
-    },
-  },
+  })),
   { folder: 'LetActions', what: 'LET with operators inside Init and actions', expected: ok(10, 30, 4) },
   {
     folder: 'LetPrimed',
