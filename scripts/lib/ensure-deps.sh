@@ -134,8 +134,9 @@ build_is_fresh() {
   [[ -z "$(first_source_newer_than_build)" ]]
 }
 
-# Compiles the TypeScript sources into dist/ and bundles the checker (scripts/bundle-tlcts.ts). Type errors fail the build; tsc still writes the
-# JavaScript, so with ALLOW_TYPE_ERRORS=1 (used by the demo) they are reported and the run goes on.
+# Compiles the TypeScript sources into dist/ and bundles the checker (scripts/bundle-tlcts.ts).
+# Type errors fail the build; tsc still writes the JavaScript, so with ALLOW_TYPE_ERRORS=1 (used by
+# the demo) they are reported and the run goes on (on the compiled files: the bundle is not made).
 run_build() {
   local started="$BUILD_STAMP.tmp"
   mkdir -p "$REPO_ROOT/dist"
