@@ -440,25 +440,24 @@ export class Compiler {
     if (this.hoisting || NOT_HOISTED.has(e.kind) || !this.isConstantExpr(e, scope, new Set(), true))
       return this.exprNode(e, scope);
     // A constant subexpression (`x \in [S -> T]`, `Seq(R)`, `{"a", "b"}`): computed on first use.
-    this.hoisting = true;
-    let cl: Closure;
-    try {
-      cl = this.exprNode(e, scope);
-    } finally {
-      this.hoisting = false;
-    }
+    const cl = this.withFlag('hoisting', true, () => this.exprNode(e, scope));
     let cached: Value | undefined;
     return (c) => (cached ??= cl(c));
   }
 
   /** Compiles a definition's body on its own: hoisting inside it does not depend on the call site. */
   private compileBody<T>(compile: () => T): T {
-    const saved = this.hoisting;
-    this.hoisting = false;
+    return this.withFlag('hoisting', false, compile);
+  }
+
+  /** Compiles with one of the compiler's modes set, restored afterwards. */
+  private withFlag<T>(flag: 'hoisting' | 'labelling', value: boolean, compile: () => T): T {
+    const saved = this[flag];
+    this[flag] = value;
     try {
       return compile();
     } finally {
-      this.hoisting = saved;
+      this[flag] = saved;
     }
   }
 
@@ -1407,13 +1406,7 @@ export class Compiler {
    * simulation): compiled apart, so that the search's own actions pay nothing for it.
    */
   withLabels<T>(compile: () => T): T {
-    const saved = this.labelling;
-    this.labelling = true;
-    try {
-      return compile();
-    } finally {
-      this.labelling = saved;
-    }
+    return this.withFlag('labelling', true, compile);
   }
 
   /**

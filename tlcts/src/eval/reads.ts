@@ -7,7 +7,7 @@
 import type { Expr, FcnDef, OpDef } from '../syntax/ast.js';
 import { boundNames, forEachChild } from '../syntax/walk.js';
 import { CORE } from '../stdlib/core.js';
-import type { Scope } from './scope.js';
+import type { DefHandle, Scope } from './scope.js';
 
 /** A name bound inside the expression: a bound variable or parameter, or a LET definition. */
 type Local = 'bound' | { def: OpDef | FcnDef; scope: Scope; locals: Locals };
@@ -20,29 +20,32 @@ type Locals = ReadonlyMap<string, Local>;
 export function variablesRead(e: Expr, scope: Scope, opaque: ReadonlySet<string>): number[] | null {
   let read = new Set<number>();
   const active = new Set<OpDef | FcnDef>();
-  /** What each module-level definition reads (null: every variable), each followed once. */
-  const known = new Map<OpDef | FcnDef, Set<number> | null>();
+  /**
+   * What each module-level definition reads (null: every variable), each followed once; by handle,
+   * as one module's definition reads other variables in each instance of the module.
+   */
+  const known = new Map<DefHandle, Set<number> | null>();
 
   const withBound = (locals: Locals, names: readonly string[]): Locals =>
     names.length === 0 ? locals : new Map([...locals, ...names.map((n) => [n, 'bound'] as const)]);
 
-  const definition = (def: OpDef | FcnDef, sc: Scope, locals: Locals): boolean => {
-    const moduleLevel = locals.size === 0;
-    if (moduleLevel && known.has(def)) {
-      const reads = known.get(def)!;
+  /** Follows a definition: a LET's (with the names bound around it), or a module's (by its handle). */
+  const definition = (def: OpDef | FcnDef, sc: Scope, locals: Locals, handle?: DefHandle): boolean => {
+    if (handle && known.has(handle)) {
+      const reads = known.get(handle)!;
       reads?.forEach((i) => read.add(i));
       return reads !== null;
     }
     if (active.has(def)) return false;
     active.add(def);
     const outer = read;
-    if (moduleLevel) read = new Set();
+    if (handle) read = new Set();
     const params = def.kind === 'OpDef' ? def.params.map((p) => p.name) : def.bounds.flatMap((b) => b.names);
     const bounds = def.kind === 'FcnDef' ? def.bounds.every((b) => !b.set || visit(b.set, sc, locals)) : true;
     const ok = bounds && visit(def.body, sc, withBound(locals, params));
     active.delete(def);
-    if (moduleLevel) {
-      known.set(def, ok ? read : null);
+    if (handle) {
+      known.set(handle, ok ? read : null);
       read.forEach((i) => outer.add(i));
       read = outer;
     }
@@ -76,7 +79,7 @@ export function variablesRead(e: Expr, scope: Scope, opaque: ReadonlySet<string>
           case 'const':
             return true;
           case 'def':
-            return definition(sym.h.def, sym.h.scope, new Map());
+            return definition(sym.h.def, sym.h.scope, new Map(), sym.h);
           case 'subst':
             return visit(sym.expr, sym.scope, new Map());
           case 'builtin':
