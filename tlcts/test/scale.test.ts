@@ -188,6 +188,54 @@ describe('state codec', () => {
     expect(apart.length).toBeGreaterThan(writer.length);
   });
 
+  it("writes a variable holding the previous state's very value as Same, read back as one object", () => {
+    // Each state takes each variable from the state before it (the same object) or anew.
+    const blockArb = fc
+      .array(fc.tuple(stateArb, fc.array(fc.boolean(), { minLength: 4, maxLength: 4 })), {
+        minLength: 1,
+        maxLength: 8,
+      })
+      .map((steps) =>
+        steps.reduce<Value[][]>((states, [fresh, keep]) => {
+          const prev = states[states.length - 1];
+          const s = prev ? prev.map((v, i) => (keep[i] || fresh[i] === undefined ? v : fresh[i]!)) : fresh;
+          return [...states, s];
+        }, []),
+      );
+    fc.assert(
+      fc.property(blockArb, (states) => {
+        const writer = new StateWriter();
+        states.forEach((st) => writer.state(st));
+        const reader = new StateReader(writer.view().slice());
+        const decoded = states.map(() => reader.state());
+        expect(reader.done).toBe(true);
+        decoded.forEach((st, i) => {
+          expect(st.map(show)).toEqual(states[i]!.map(show));
+          if (i === 0) return;
+          st.forEach((v, j) => {
+            if (states[i]![j] === states[i - 1]![j]) expect(v).toBe(decoded[i - 1]![j]);
+          });
+        });
+        // Written apart (a block each), the states take at least as many bytes.
+        const apart = states.reduce((n, st) => n + encodeState(st).length, 0);
+        expect(apart).toBeGreaterThanOrEqual(writer.length);
+      }),
+      { numRuns: 300 },
+    );
+    const big = setOf([1, 2, 3, 4, 5, 6, 7, 8]);
+    const writer = new StateWriter();
+    writer.state([big, 1]);
+    const first = writer.length;
+    writer.state([big, 2]);
+    expect(writer.length - first).toBeLessThan(5);
+  });
+
+  it('refuses a block whose first state refers to a previous one', () => {
+    const bytes = encodeState([1, setOf([1])]);
+    bytes[1] = 11;
+    expect(() => decodeState(bytes)).toThrow(/no previous state/);
+  });
+
   it('encodes strings and model values by their text, whatever this process interned first', () => {
     const state = () => ['héllo 🙂', modelValue('m1'), new Tuple(['x', 'y'])];
     const before = encodeState(state());

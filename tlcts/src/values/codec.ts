@@ -8,7 +8,10 @@
  * variable's value whose fingerprint, or hashes under a symmetry, were computed carries them
  * (WITH_FINGERPRINT, WITH_LANES): a state's successors share most of its variables' values, which
  * are then not hashed again after decoding (carried for every set and function inside too, they
- * cost more to write and read than they save).
+ * cost more to write and read than they save). A variable holding the very value it held in the
+ * state written before in the block is written as Same, and read back as that same object: siblings
+ * pushed one after another share most values, and sharing carries on to their successors, whose
+ * hashes are then computed once.
  *
  * Sets and functions are written in the writer's order, which for strings is its intern order.
  * Threads that load the same model intern its literals alike, but strings made at run time may be
@@ -49,6 +52,8 @@ const enum Tag {
   Tuple = 8,
   Record = 9,
   Fcn = 10,
+  /** A variable's value, the very value of the same variable in the state written before it in the block. */
+  Same = 11,
 }
 
 /** Set on the tag of a variable's set or function followed by its fingerprint (two int32) before its content. */
@@ -83,6 +88,8 @@ export class StateWriter {
   private block = 0;
   /** Strings written in full in this block. */
   private refs = 0;
+  /** The values of the state written last in this block (none at its start). */
+  private readonly previous: Value[] = [];
 
   /** The bytes written so far (a view, valid until the next write). */
   view(): Uint8Array {
@@ -95,15 +102,24 @@ export class StateWriter {
     this.block++;
     this.refs = 0;
     this.fieldNames.clear();
+    this.previous.length = 0;
   }
 
-  /** A state: its number of variables, then their values. */
+  /** A state: its number of variables, then their values (Same where the previous state holds the very value). */
   state(s: readonly Value[]): void {
     this.varint(s.length);
+    const previous = this.previous;
+    const follows = previous.length === s.length;
     for (let i = 0; i < s.length; i++) {
-      this.variable = true;
-      this.value(s[i]!);
+      const v = s[i]!;
+      if (follows && previous[i] === v) this.byte(Tag.Same);
+      else {
+        this.variable = true;
+        this.value(v);
+        previous[i] = v;
+      }
     }
+    previous.length = s.length;
     this.variable = false;
   }
 
@@ -302,6 +318,8 @@ export class StateReader {
   private readonly models: (ModelValue | undefined)[] = [];
   /** The slot of the string read last. */
   private slot = 0;
+  /** The state read last (see Tag.Same). */
+  private previous: Value[] = [];
 
   /**
    * With loadStrings, the number of strings this thread interned while loading the model: the
@@ -318,7 +336,17 @@ export class StateReader {
   }
 
   state(): Value[] {
-    return this.values(this.varint());
+    const n = this.varint();
+    const previous = this.previous;
+    const s: Value[] = [];
+    for (let i = 0; i < n; i++) {
+      if (this.bytes[this.pos] !== Tag.Same) s.push(this.value());
+      else if (previous.length === n) {
+        this.pos++;
+        s.push(previous[i]!);
+      } else throw new Error(`Corrupt encoded state: no previous state for the value at byte ${this.pos}.`);
+    }
+    return (this.previous = s);
   }
 
   /** The next n bytes (a view). */
