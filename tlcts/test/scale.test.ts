@@ -31,6 +31,7 @@ import {
   resetValueTables,
   setOf,
   show,
+  StateHashes,
 } from '../src/values/value.js';
 import { corpusDir, loadCorpus } from './support/corpus.js';
 import { figures } from './support/figures.js';
@@ -166,6 +167,41 @@ describe('state codec', () => {
       }),
       { numRuns: 500 },
     );
+  });
+
+  it("fingerprints a successor from its predecessor's sums as from scratch, with or without a symmetry", () => {
+    const [m1, m2] = ['m1', 'm2'].map(modelValue);
+    const perms: Permutation[] = [
+      {
+        map: new Map<Value, Value>([
+          [m1!, m2!],
+          [m2!, m1!],
+        ]),
+      },
+    ];
+    const pairArb = fc
+      .tuple(stateArb, stateArb, fc.array(fc.boolean(), { minLength: 4, maxLength: 4 }))
+      .map(([s, fresh, keep]) => [s, s.map((v, i) => (keep[i] || fresh[i] === undefined ? v : fresh[i]!))]);
+    const plain = new StateHashes();
+    const symmetric = new StateHashes(perms);
+    fc.assert(
+      fc.property(fc.array(pairArb, { minLength: 1, maxLength: 4 }), (pairs) => {
+        for (const [s, t] of pairs) {
+          plain.from(s!);
+          symmetric.from(s!);
+          expect(plain.of(t!)).toEqual(fingerprintValues(t!));
+          expect(symmetric.of(t!)).toEqual(fingerprintLeast(t!, perms));
+        }
+      }),
+      { numRuns: 500 },
+    );
+    // A step changing a value changes the fingerprint; swapping the model values does not, under the symmetry.
+    const s = [m1!, new Tuple([m1!, 1])];
+    symmetric.from(s);
+    plain.from(s);
+    expect(symmetric.of([m2!, new Tuple([m2!, 1])])).toEqual(fingerprintLeast(s, perms));
+    expect(plain.of([m2!, new Tuple([m2!, 1])])).not.toEqual(fingerprintValues(s));
+    expect(plain.of([m1!, new Tuple([m1!, 2])])).not.toEqual(fingerprintValues(s));
   });
 
   it("writes the field names a block's records share once, and reads them back shared", () => {

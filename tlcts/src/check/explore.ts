@@ -22,6 +22,7 @@ import {
   completeSuccessor,
   firstFailure,
   inModel,
+  SuccessorFingerprints,
   stateFingerprint,
 } from './successor.js';
 
@@ -51,12 +52,14 @@ export class Explorer {
    * threads of the parallel search intern them alike (see codec.ts).
    */
   private readonly loadStrings = internedCount();
+  private readonly successors: SuccessorFingerprints;
 
   constructor(
     private readonly model: Model,
     private readonly opts: ExploreOptions = {},
   ) {
     this.n = model.vars.length;
+    this.successors = new SuccessorFingerprints(model);
     this.queue = new StateQueue(opts.queue);
     this.fps = new FingerprintStore(opts.fingerprints);
     if (model.liveness && opts.maxDepth !== undefined)
@@ -413,6 +416,7 @@ export class Explorer {
       const c = this.ctx(s, t, 0);
       this.level = item.level;
       if (live) live.begin(item.id, s);
+      this.successors.from(s);
       next(c, () => {
         this.generated++;
         this.level = item.level + 1;
@@ -422,7 +426,7 @@ export class Explorer {
         let fresh = false;
         let id = -1;
         if (inside) {
-          const [hi, lo] = this.fingerprint(succ);
+          const [hi, lo] = this.successors.of(succ);
           const existing = this.fps.put(hi, lo, this.fps.size);
           fresh = existing < 0;
           id = fresh ? this.fps.size - 1 : existing;

@@ -1,5 +1,5 @@
 /** What the sequential search (explore.ts) and the parallel workers (worker.ts) do alike with a state. */
-import { fingerprintLeast, fingerprintValues, type Value } from '../values/value.js';
+import { StateHashes, fingerprintLeast, fingerprintValues, type Value } from '../values/value.js';
 import { EvalError } from '../values/errors.js';
 import type { Model } from './model.js';
 
@@ -8,6 +8,24 @@ export function stateFingerprint(m: Model, s: Value[]): [number, number] {
   const vals = m.view ? [m.view(s)] : s;
   // The least fingerprint over the symmetry group: one per orbit, whichever member was reached.
   return m.symmetry ? fingerprintLeast(vals, m.symmetry) : fingerprintValues(vals);
+}
+
+/** stateFingerprint of one state's successors at a time, hashing again only the variables a step changed. */
+export class SuccessorFingerprints {
+  private readonly hashes: StateHashes | null;
+
+  constructor(private readonly m: Model) {
+    this.hashes = m.view ? null : new StateHashes(m.symmetry);
+  }
+
+  /** Makes s the state whose successors are fingerprinted next. */
+  from(s: Value[]): void {
+    this.hashes?.from(s);
+  }
+
+  of(succ: Value[]): [number, number] {
+    return this.hashes ? this.hashes.of(succ) : stateFingerprint(this.m, succ);
+  }
 }
 
 /** A copy of the successor the next-state action assigned to t; an error if it left a variable unset. */

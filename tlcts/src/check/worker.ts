@@ -19,7 +19,7 @@ import {
   type WorkerData,
 } from './parallel.js';
 import { makeHost } from './run.js';
-import { asEvalError, completeSuccessor, firstFailure, inModel, stateFingerprint } from './successor.js';
+import { SuccessorFingerprints, asEvalError, completeSuccessor, firstFailure, inModel } from './successor.js';
 
 /** The KnownCache has 2^16 slots (512 KiB), which stay in a core's cache: more would cost more in misses than they save. */
 const KNOWN_BITS = 16;
@@ -62,6 +62,7 @@ class Expander {
   private printOp: Op.Print | Op.InvariantPrint | null = null;
   private readonly known = new KnownCache();
   private model!: Model;
+  private successors!: SuccessorFingerprints;
   /** Strings interned while loading the model (see StateReader). */
   private loadStrings = 0;
 
@@ -71,6 +72,7 @@ class Expander {
       () => ({ level: this.level }),
     );
     this.model = loadModel({ tlaFile: data.tlaFile, cfgFile: data.cfgFile, host });
+    this.successors = new SuccessorFingerprints(this.model);
     this.loadStrings = internedCount();
   }
 
@@ -114,6 +116,7 @@ class Expander {
     const ops = this.ops;
     const t: Value[] = new Array(m.vars.length);
     this.level = level;
+    this.successors.from(s);
     try {
       m.next({ s, t, f: new Frame(0, ROOT_FRAME) }, () => {
         ops.varint(Op.Generated);
@@ -124,7 +127,7 @@ class Expander {
           this.checkInvariants(succ, s);
           this.checkActions(s, succ);
         } else {
-          const [hi, lo] = stateFingerprint(m, succ);
+          const [hi, lo] = this.successors.of(succ);
           const known = this.known.has(hi, lo);
           ops.varint(known ? Op.Known : Op.InModel);
           this.fps.push(hi);

@@ -160,20 +160,30 @@ function compositeHash(v: SetValue | FcnValue): [number, number] {
 const SET_TAG = 4;
 const FCN_TAG = 5;
 
-/** The words a state's hash starts from. */
-const STATE_SEED1 = 0x9e3779b9 | 0;
-const STATE_SEED2 = 0x7f4a7c15;
+const STATE_TAG = 6;
 
-/** Fingerprint of a sequence of values (a state): [hi, lo] as two int32. */
+/** Sets OUT to the hash of variable i holding a value whose hash is (v1, v2): a pair of a function on indices. */
+function variableHash(i: number, v1: number, v2: number): void {
+  out(i, 0x7002);
+  pairHash(OUT[0]!, OUT[1]!, v1, v2);
+}
+
+/**
+ * Fingerprint of a sequence of values (a state): [hi, lo] as two int32. Hashed as a function from
+ * indices to values (the variables' hashes added up), so that a successor's is computed from its
+ * predecessor's sums and the variables the step changed (see StateHashes).
+ */
 export function fingerprintValues(vs: readonly Value[]): [number, number] {
-  let x1 = STATE_SEED1;
-  let x2 = STATE_SEED2;
+  let a1 = 0;
+  let a2 = 0;
   for (let i = 0; i < vs.length; i++) {
     elementHash(vs[i]!);
-    x1 = mix1(mix1(x1, OUT[0]!), OUT[1]!);
-    x2 = mix2(mix2(x2, OUT[0]!), OUT[1]!);
+    variableHash(i, OUT[0]!, OUT[1]!);
+    a1 = (a1 + OUT[0]!) | 0;
+    a2 = (a2 + OUT[1]!) | 0;
   }
-  return [finish1(x1), finish2(x2)];
+  hashComposite(STATE_TAG, vs.length, a1, a2);
+  return [OUT[0]!, OUT[1]!];
 }
 
 /**
@@ -182,7 +192,63 @@ export function fingerprintValues(vs: readonly Value[]): [number, number] {
  * hashes them under every permutation at once.
  */
 export function fingerprintLeast(vs: readonly Value[], perms: readonly Permutation[]): [number, number] {
-  return fingerprintImages(vs, groupOf(perms));
+  const g = groupOf(perms);
+  const sums = scratchAt(g, 0);
+  sums.fill(0);
+  const e = scratchAt(g, 1);
+  for (let i = 0; i < vs.length; i++) addVariableLanes(sums, i, vs[i]!, g, e, 1);
+  return leastOfLanes(sums, vs.length, g.lanes);
+}
+
+/**
+ * The fingerprints of a state's successors, from the state's own sums: a successor holding the very
+ * value (the same object) of a variable of the state is not hashed again for it. Gives what
+ * fingerprintValues, or fingerprintLeast with the permutations, gives.
+ */
+export class StateHashes {
+  private readonly g: Group | null;
+  private readonly lanes: number;
+  private base: readonly Value[] = [];
+  private readonly baseSums: Int32Array;
+  private readonly sums: Int32Array;
+  private readonly e: Int32Array;
+
+  constructor(perms?: readonly Permutation[]) {
+    this.g = perms ? groupOf(perms) : null;
+    this.lanes = this.g ? this.g.lanes : 1;
+    this.baseSums = new Int32Array(2 * this.lanes);
+    this.sums = new Int32Array(2 * this.lanes);
+    this.e = new Int32Array(2 * this.lanes);
+  }
+
+  /** Makes s the state whose successors are fingerprinted next. */
+  from(s: readonly Value[]): void {
+    this.base = s;
+    this.baseSums.fill(0);
+    for (let i = 0; i < s.length; i++) this.add(this.baseSums, i, s[i]!, 1);
+  }
+
+  /** The fingerprint of t, a state of as many variables as the one given to `from`. */
+  of(t: readonly Value[]): [number, number] {
+    const base = this.base;
+    const sums = this.sums;
+    sums.set(this.baseSums);
+    for (let i = 0; i < t.length; i++) {
+      if (t[i] === base[i]) continue;
+      this.add(sums, i, base[i]!, -1);
+      this.add(sums, i, t[i]!, 1);
+    }
+    return leastOfLanes(sums, t.length, this.lanes);
+  }
+
+  /** Adds (sign 1) or takes away (sign -1) variable i holding v to each lane's sums. */
+  private add(sums: Int32Array, i: number, v: Value, sign: number): void {
+    if (this.g) return addVariableLanes(sums, i, v, this.g, this.e, sign);
+    elementHash(v);
+    variableHash(i, OUT[0]!, OUT[1]!);
+    sums[0] = (sums[0]! + sign * OUT[0]!) | 0;
+    sums[1] = (sums[1]! + sign * OUT[1]!) | 0;
+  }
 }
 
 // Hashes under a group of permutations are computed in lanes, lane 0 for the identity and lane
@@ -213,29 +279,32 @@ function scratchAt(g: Group, d: number): Int32Array {
   return g.scratch[d]!;
 }
 
-/** The least of the state's fingerprints in the group's lanes. */
-function fingerprintImages(vs: readonly Value[], g: Group): [number, number] {
-  const lanes = g.lanes;
-  const x = scratchAt(g, 0);
-  for (let p = 0; p < lanes; p++) {
-    x[2 * p] = STATE_SEED1;
-    x[2 * p + 1] = STATE_SEED2;
+/** Adds (sign 1) or takes away (sign -1) variable i holding v to each lane's sums; e is scratch. */
+function addVariableLanes(
+  sums: Int32Array,
+  i: number,
+  v: Value,
+  g: Group,
+  e: Int32Array,
+  sign: number,
+): void {
+  elementLanes(v, g, e, 2);
+  for (let p = 0; p < g.lanes; p++) {
+    variableHash(i, e[2 * p]!, e[2 * p + 1]!);
+    sums[2 * p] = (sums[2 * p]! + sign * OUT[0]!) | 0;
+    sums[2 * p + 1] = (sums[2 * p + 1]! + sign * OUT[1]!) | 0;
   }
-  const e = scratchAt(g, 1);
-  for (let i = 0; i < vs.length; i++) {
-    elementLanes(vs[i]!, g, e, 2);
-    for (let p = 0; p < lanes; p++) {
-      const w1 = e[2 * p]!;
-      const w2 = e[2 * p + 1]!;
-      x[2 * p] = mix1(mix1(x[2 * p]!, w1), w2);
-      x[2 * p + 1] = mix2(mix2(x[2 * p + 1]!, w1), w2);
-    }
-  }
-  let hi = finish1(x[0]!);
-  let lo = finish2(x[1]!);
+}
+
+/** The least of the fingerprints of n variables whose hashes add up to each lane's sums. */
+function leastOfLanes(sums: Int32Array, n: number, lanes: number): [number, number] {
+  hashComposite(STATE_TAG, n, sums[0]!, sums[1]!);
+  let hi = OUT[0]!;
+  let lo = OUT[1]!;
   for (let p = 1; p < lanes; p++) {
-    const h = finish1(x[2 * p]!);
-    const l = finish2(x[2 * p + 1]!);
+    hashComposite(STATE_TAG, n, sums[2 * p]!, sums[2 * p + 1]!);
+    const h = OUT[0]!;
+    const l = OUT[1]!;
     if (h < hi || (h === hi && l < lo)) {
       hi = h;
       lo = l;
