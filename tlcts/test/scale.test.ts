@@ -202,6 +202,11 @@ describe('state codec', () => {
     expect(symmetric.of([m2!, new Tuple([m2!, 1])])).toEqual(fingerprintLeast(s, perms));
     expect(plain.of([m2!, new Tuple([m2!, 1])])).not.toEqual(fingerprintValues(s));
     expect(plain.of([m1!, new Tuple([m1!, 2])])).not.toEqual(fingerprintValues(s));
+    // Variable i holding j is not variable j holding i: the 120 orders of 0..4 hash apart.
+    const orders = (xs: number[]): number[][] =>
+      xs.length === 0 ? [[]] : xs.flatMap((x) => orders(xs.filter((y) => y !== x)).map((r) => [x, ...r]));
+    const fps = orders([0, 1, 2, 3, 4]).map((o) => fingerprintValues(o).join(','));
+    expect(new Set(fps).size).toBe(120);
   });
 
   it("writes the field names a block's records share once, and reads them back shared", () => {

@@ -119,7 +119,7 @@ export class StateWriter {
         previous[i] = v;
       }
     }
-    previous.length = s.length;
+    if (!follows) previous.length = s.length;
     this.variable = false;
   }
 

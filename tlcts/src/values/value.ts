@@ -160,12 +160,34 @@ function compositeHash(v: SetValue | FcnValue): [number, number] {
 const SET_TAG = 4;
 const FCN_TAG = 5;
 
-const STATE_TAG = 6;
+/** The keys of the variables 0, 1, ... (two words each), grown as needed. */
+let indexHashes = new Int32Array(0);
 
-/** Sets OUT to the hash of variable i holding a value whose hash is (v1, v2): a pair of a function on indices. */
+/** Sets OUT to the hash of variable i holding a value whose hash is (v1, v2): v's, keyed by i. */
 function variableHash(i: number, v1: number, v2: number): void {
-  out(i, 0x7002);
-  pairHash(OUT[0]!, OUT[1]!, v1, v2);
+  if (2 * i >= indexHashes.length) {
+    const grown = new Int32Array(Math.max(64, 4 * (i + 1)));
+    grown.set(indexHashes);
+    // Keys of their own (not the integers' element hashes: variable i holding j would hash as j holding i).
+    for (let j = indexHashes.length / 2; j < grown.length / 2; j++) {
+      out(j, 0x7004);
+      grown[2 * j] = OUT[0]!;
+      grown[2 * j + 1] = OUT[1]!;
+    }
+    indexHashes = grown;
+  }
+  OUT[0] = fmix(v1 ^ indexHashes[2 * i]!);
+  OUT[1] = fmix((v2 + indexHashes[2 * i + 1]!) | 0);
+}
+
+/** The words a state's hash starts from. */
+const STATE_SEED1 = 0x9e3779b9 | 0;
+const STATE_SEED2 = 0x7f4a7c15;
+
+/** Sets OUT to the fingerprint of a state of n variables whose hashes add up to a1/a2. */
+function stateHash(n: number, a1: number, a2: number): void {
+  OUT[0] = finish1(mix1(mix1(STATE_SEED1, n), a1));
+  OUT[1] = finish2(mix2(mix2(STATE_SEED2, n), a2));
 }
 
 /**
@@ -182,7 +204,7 @@ export function fingerprintValues(vs: readonly Value[]): [number, number] {
     a1 = (a1 + OUT[0]!) | 0;
     a2 = (a2 + OUT[1]!) | 0;
   }
-  hashComposite(STATE_TAG, vs.length, a1, a2);
+  stateHash(vs.length, a1, a2);
   return [OUT[0]!, OUT[1]!];
 }
 
@@ -194,9 +216,12 @@ export function fingerprintValues(vs: readonly Value[]): [number, number] {
 export function fingerprintLeast(vs: readonly Value[], perms: readonly Permutation[]): [number, number] {
   const g = groupOf(perms);
   const sums = scratchAt(g, 0);
+  const term = scratchAt(g, 1);
   sums.fill(0);
-  const e = scratchAt(g, 1);
-  for (let i = 0; i < vs.length; i++) addVariableLanes(sums, i, vs[i]!, g, e, 1);
+  for (let i = 0; i < vs.length; i++) {
+    variableLanes(i, vs[i]!, g, term, 0);
+    for (let j = 0; j < term.length; j++) sums[j] = (sums[j]! + term[j]!) | 0;
+  }
   return leastOfLanes(sums, vs.length, g.lanes);
 }
 
@@ -207,47 +232,83 @@ export function fingerprintLeast(vs: readonly Value[], perms: readonly Permutati
  */
 export class StateHashes {
   private readonly g: Group | null;
-  private readonly lanes: number;
+  /** Words per variable: two a lane. */
+  private readonly width: number;
   private base: readonly Value[] = [];
+  /** Whether baseSums and baseTerms are the base state's (hashed at the first successor that needs them). */
+  private hashed = false;
+  /** Each variable's hash in the base state, in each lane. */
+  private baseTerms = new Int32Array(0);
   private readonly baseSums: Int32Array;
   private readonly sums: Int32Array;
-  private readonly e: Int32Array;
+  private readonly term: Int32Array;
 
   constructor(perms?: readonly Permutation[]) {
     this.g = perms ? groupOf(perms) : null;
-    this.lanes = this.g ? this.g.lanes : 1;
-    this.baseSums = new Int32Array(2 * this.lanes);
-    this.sums = new Int32Array(2 * this.lanes);
-    this.e = new Int32Array(2 * this.lanes);
+    this.width = this.g ? 2 * this.g.lanes : 2;
+    this.baseSums = new Int32Array(this.width);
+    this.sums = new Int32Array(this.width);
+    this.term = new Int32Array(this.width);
   }
 
   /** Makes s the state whose successors are fingerprinted next. */
   from(s: readonly Value[]): void {
     this.base = s;
-    this.baseSums.fill(0);
-    for (let i = 0; i < s.length; i++) this.add(this.baseSums, i, s[i]!, 1);
+    this.hashed = false;
   }
 
   /** The fingerprint of t, a state of as many variables as the one given to `from`. */
   of(t: readonly Value[]): [number, number] {
+    const w = this.width;
     const base = this.base;
     const sums = this.sums;
-    sums.set(this.baseSums);
+    let kept = 0;
+    for (let i = 0; i < t.length; i++) if (t[i] === base[i]) kept++;
+    // Loops, not fill and set: on a state of one or two variables their calls cost more than the hashing.
+    if (kept === 0) {
+      for (let j = 0; j < w; j++) sums[j] = 0;
+      this.addAll(t, sums, this.term, 0, 0);
+      return leastOfLanes(sums, t.length, w / 2);
+    }
+    if (!this.hashed) this.hashBase();
+    const terms = this.baseTerms;
+    const term = this.term;
+    const baseSums = this.baseSums;
+    for (let j = 0; j < w; j++) sums[j] = baseSums[j]!;
     for (let i = 0; i < t.length; i++) {
       if (t[i] === base[i]) continue;
-      this.add(sums, i, base[i]!, -1);
-      this.add(sums, i, t[i]!, 1);
+      this.variable(i, t[i]!, term, 0);
+      for (let j = 0; j < w; j++) sums[j] = (sums[j]! - terms[i * w + j]! + term[j]!) | 0;
     }
-    return leastOfLanes(sums, t.length, this.lanes);
+    return leastOfLanes(sums, t.length, w / 2);
   }
 
-  /** Adds (sign 1) or takes away (sign -1) variable i holding v to each lane's sums. */
-  private add(sums: Int32Array, i: number, v: Value, sign: number): void {
-    if (this.g) return addVariableLanes(sums, i, v, this.g, this.e, sign);
+  /** The base state's sums, and each variable's hash kept in baseTerms. */
+  private hashBase(): void {
+    const w = this.width;
+    const s = this.base;
+    if (this.baseTerms.length < w * s.length) this.baseTerms = new Int32Array(w * s.length);
+    for (let j = 0; j < w; j++) this.baseSums[j] = 0;
+    this.addAll(s, this.baseSums, this.baseTerms, w, 0);
+    this.hashed = true;
+  }
+
+  /** Adds each variable's hashes to sums, written to terms from index at, each `step` further. */
+  private addAll(s: readonly Value[], sums: Int32Array, terms: Int32Array, step: number, at: number): void {
+    const w = this.width;
+    for (let i = 0; i < s.length; i++, at += step) {
+      this.variable(i, s[i]!, terms, at);
+      for (let j = 0; j < w; j++) sums[j] = (sums[j]! + terms[at + j]!) | 0;
+    }
+  }
+
+  /** Writes variable i holding v's hash in each lane to dst from index at. */
+  private variable(i: number, v: Value, dst: Int32Array, at: number): void {
+    if (this.g) return variableLanes(i, v, this.g, dst, at);
     elementHash(v);
     variableHash(i, OUT[0]!, OUT[1]!);
-    sums[0] = (sums[0]! + sign * OUT[0]!) | 0;
-    sums[1] = (sums[1]! + sign * OUT[1]!) | 0;
+    dst[at] = OUT[0]!;
+    dst[at + 1] = OUT[1]!;
   }
 }
 
@@ -279,30 +340,24 @@ function scratchAt(g: Group, d: number): Int32Array {
   return g.scratch[d]!;
 }
 
-/** Adds (sign 1) or takes away (sign -1) variable i holding v to each lane's sums; e is scratch. */
-function addVariableLanes(
-  sums: Int32Array,
-  i: number,
-  v: Value,
-  g: Group,
-  e: Int32Array,
-  sign: number,
-): void {
-  elementLanes(v, g, e, 2);
+/** Writes variable i holding v's hash in each of the group's lanes to dst from index at. */
+function variableLanes(i: number, v: Value, g: Group, dst: Int32Array, at: number): void {
+  const e = scratchAt(g, 2);
+  elementLanes(v, g, e, 3);
   for (let p = 0; p < g.lanes; p++) {
     variableHash(i, e[2 * p]!, e[2 * p + 1]!);
-    sums[2 * p] = (sums[2 * p]! + sign * OUT[0]!) | 0;
-    sums[2 * p + 1] = (sums[2 * p + 1]! + sign * OUT[1]!) | 0;
+    dst[at + 2 * p] = OUT[0]!;
+    dst[at + 2 * p + 1] = OUT[1]!;
   }
 }
 
 /** The least of the fingerprints of n variables whose hashes add up to each lane's sums. */
 function leastOfLanes(sums: Int32Array, n: number, lanes: number): [number, number] {
-  hashComposite(STATE_TAG, n, sums[0]!, sums[1]!);
+  stateHash(n, sums[0]!, sums[1]!);
   let hi = OUT[0]!;
   let lo = OUT[1]!;
   for (let p = 1; p < lanes; p++) {
-    hashComposite(STATE_TAG, n, sums[2 * p]!, sums[2 * p + 1]!);
+    stateHash(n, sums[2 * p]!, sums[2 * p + 1]!);
     const h = OUT[0]!;
     const l = OUT[1]!;
     if (h < hi || (h === hi && l < lo)) {
