@@ -72,7 +72,7 @@ export class LetThunk {
     readonly f: Frame,
     public s: Value[] | null,
     public t: Value[] | null,
-    /** The partial-state version the value was computed at (see compiler's stateVersion). */
+    /** The partial-state version the value was computed at (see stateVersion in compile/support.ts). */
     public version: number,
   ) {}
 }
