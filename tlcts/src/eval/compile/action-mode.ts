@@ -1,7 +1,7 @@
 /**
  * Action mode: actions compiled to closures enumerating the ways they can be taken.
  */
-import { type Expr, type Loc, type OpDef } from '../../syntax/ast.js';
+import type { Expr, Loc, OpDef } from '../../syntax/ast.js';
 import { forEachChild } from '../../syntax/walk.js';
 import { equals, type Value } from '../../values/value.js';
 import { EvalError } from '../../values/errors.js';

@@ -2,7 +2,7 @@
  * Definitions and calls: operator definitions compiled, inlined at a call site or run in frames of
  * their own, and applications of operators, builtins, LET definitions and instances' operators.
  */
-import { type Bound, type Expr, type FcnDef, type OpDef, type Unit } from '../../syntax/ast.js';
+import type { Bound, Expr, FcnDef, OpDef, Unit } from '../../syntax/ast.js';
 import { forEachChild } from '../../syntax/walk.js';
 import { FcnValue, LazyFcn, ModelValue, SetValue, equals, type Value } from '../../values/value.js';
 import { EvalError } from '../../values/errors.js';

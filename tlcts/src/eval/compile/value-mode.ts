@@ -1,7 +1,7 @@
 /**
  * Value mode: expressions compiled to closures computing their values.
  */
-import { type Bound, type Expr, type ExceptPathItem } from '../../syntax/ast.js';
+import type { Bound, Expr, ExceptPathItem } from '../../syntax/ast.js';
 import {
   EMPTY_SET,
   FcnValue,
