@@ -12,7 +12,8 @@ import { loadModel, type Model } from '../../tlcts/src/check/model.js';
 import { makeHost } from '../../tlcts/src/check/run.js';
 import { Frame, ROOT_FRAME, type ActClosure } from '../../tlcts/src/eval/runtime.js';
 import type { Expr, Loc } from '../../tlcts/src/syntax/ast.js';
-import { fingerprintValues, modelValue, type Value } from '../../tlcts/src/values/value.js';
+import { fingerprintValues } from '../../tlcts/src/values/fingerprint.js';
+import { modelValue, type Value } from '../../tlcts/src/values/value.js';
 import { conformanceDir, toPlain } from '../graph.js';
 
 const specFile = path.join(conformanceDir, '../spec/DHSched.tla');

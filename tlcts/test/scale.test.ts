@@ -19,20 +19,22 @@ import {
   Record,
   SetValue,
   Tuple,
-  type Permutation,
   type Value,
   equals,
   fcnOf,
-  fingerprintLeast,
-  fingerprintValues,
   hasModelValues,
   intern,
   modelValue,
   resetValueTables,
   setOf,
   show,
-  StateHashes,
 } from '../src/values/value.js';
+import {
+  StateHashes,
+  fingerprintLeast,
+  fingerprintValues,
+  type Permutation,
+} from '../src/values/fingerprint.js';
 import { corpusDir, loadCorpus } from './support/corpus.js';
 import { figures } from './support/figures.js';
 

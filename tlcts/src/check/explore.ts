@@ -1,5 +1,6 @@
 /** Breadth-first model checking with TLC's counting rules (see docs/tlc-semantics.md §1–2). */
-import { fingerprintValues, internedCount, type Value } from '../values/value.js';
+import { fingerprintValues } from '../values/fingerprint.js';
+import { internedCount, type Value } from '../values/value.js';
 import { EvalError } from '../values/errors.js';
 import { StateReader, StateWriter, decodeState, encodeState } from '../values/codec.js';
 import { TlaError } from '../errors.js';

@@ -8,6 +8,7 @@ import { Compiler } from '../eval/compiler.js';
 import { conjoin } from '../eval/compile/action-mode.js';
 import { NOT_HOISTED_BUILTINS, boolOf, locText } from '../eval/compile/support.js';
 import { variablesRead } from '../eval/reads.js';
+import type { Permutation } from '../values/fingerprint.js';
 import { forEachChild } from '../syntax/walk.js';
 import { FrameInfo, Scope, type DefHandle, type ModInst, type Sym } from '../eval/scope.js';
 import { Frame, FramePool, ROOT_FRAME, walkUp, type ActClosure, type Closure } from '../eval/runtime.js';
@@ -23,7 +24,6 @@ import {
   intern,
   modelValue,
   resetValueTables,
-  type Permutation,
   setOf,
   show,
   type Value,

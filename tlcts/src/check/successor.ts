@@ -1,5 +1,6 @@
 /** What the sequential search (explore.ts) and the parallel workers (worker.ts) do alike with a state. */
-import { StateHashes, fingerprintLeast, fingerprintValues, type Value } from '../values/value.js';
+import { StateHashes, fingerprintLeast, fingerprintValues } from '../values/fingerprint.js';
+import type { Value } from '../values/value.js';
 import { EvalError } from '../values/errors.js';
 import type { Model } from './model.js';
 
