@@ -59,16 +59,7 @@ function stateHash(n: number, a1: number, a2: number): void {
  * predecessor's sums and the variables the step changed (see StateHashes).
  */
 export function fingerprintValues(vs: readonly Value[]): [number, number] {
-  let a1 = 0;
-  let a2 = 0;
-  for (let i = 0; i < vs.length; i++) {
-    elementHash(vs[i]!);
-    variableHash(i, OUT[0]!, OUT[1]!);
-    a1 = (a1 + OUT[0]!) | 0;
-    a2 = (a2 + OUT[1]!) | 0;
-  }
-  stateHash(vs.length, a1, a2);
-  return [OUT[0]!, OUT[1]!];
+  return hashState(vs, null);
 }
 
 /**
@@ -77,15 +68,18 @@ export function fingerprintValues(vs: readonly Value[]): [number, number] {
  * hashes them under every permutation at once.
  */
 export function fingerprintLeast(vs: readonly Value[], perms: readonly Permutation[]): [number, number] {
-  const g = groupOf(perms);
-  const sums = scratchAt(g, 0);
-  const term = scratchAt(g, 1);
-  sums.fill(0);
-  for (let i = 0; i < vs.length; i++) {
-    variableLanes(i, vs[i]!, g, term, 0);
-    for (let j = 0; j < term.length; j++) sums[j] = (sums[j]! + term[j]!) | 0;
-  }
-  return leastOfLanes(sums, vs.length, g.lanes);
+  return hashState(vs, groupOf(perms));
+}
+
+/** The sums and one variable's hash of a state hashed without a group. */
+const PLAIN_SUMS = new Int32Array(2);
+const PLAIN_TERM = new Int32Array(2);
+
+/** The fingerprint of vs, the least over the group's lanes with a group. */
+function hashState(vs: readonly Value[], g: Group | null): [number, number] {
+  const sums = g ? scratchAt(g, 0) : PLAIN_SUMS;
+  sumVariables(vs, g, sums, g ? scratchAt(g, 1) : PLAIN_TERM, 0);
+  return leastOfLanes(sums, vs.length, g ? g.lanes : 1);
 }
 
 /**
@@ -127,12 +121,7 @@ export class StateHashes {
     const sums = this.sums;
     let kept = 0;
     for (let i = 0; i < t.length; i++) if (t[i] === base[i]) kept++;
-    // Loops, not fill and set: on a state of one or two variables their calls cost more than the hashing.
-    if (kept === 0) {
-      for (let j = 0; j < w; j++) sums[j] = 0;
-      this.addAll(t, sums, this.term, 0, 0);
-      return leastOfLanes(sums, t.length, w / 2);
-    }
+    if (kept === 0) return hashState(t, this.g);
     if (!this.hashed) this.hashBase();
     const terms = this.baseTerms;
     const term = this.term;
@@ -140,7 +129,7 @@ export class StateHashes {
     for (let j = 0; j < w; j++) sums[j] = baseSums[j]!;
     for (let i = 0; i < t.length; i++) {
       if (t[i] === base[i]) continue;
-      this.variable(i, t[i]!, term, 0);
+      variableTerms(i, t[i]!, this.g, term, 0);
       for (let j = 0; j < w; j++) sums[j] = (sums[j]! - terms[i * w + j]! + term[j]!) | 0;
     }
     return leastOfLanes(sums, t.length, w / 2);
@@ -151,27 +140,46 @@ export class StateHashes {
     const w = this.width;
     const s = this.base;
     if (this.baseTerms.length < w * s.length) this.baseTerms = new Int32Array(w * s.length);
-    for (let j = 0; j < w; j++) this.baseSums[j] = 0;
-    this.addAll(s, this.baseSums, this.baseTerms, w, 0);
+    sumVariables(s, this.g, this.baseSums, this.baseTerms, w);
     this.hashed = true;
   }
+}
 
-  /** Adds each variable's hashes to sums, written to terms from index at, each `step` further. */
-  private addAll(s: readonly Value[], sums: Int32Array, terms: Int32Array, step: number, at: number): void {
-    const w = this.width;
-    for (let i = 0; i < s.length; i++, at += step) {
-      this.variable(i, s[i]!, terms, at);
-      for (let j = 0; j < w; j++) sums[j] = (sums[j]! + terms[at + j]!) | 0;
-    }
+/**
+ * Sets sums to each lane's sum of the variables' hashes (one lane without a group), each written
+ * to terms, the next `step` further. Loops, not fill and set: on a state of one or two variables
+ * their calls cost more than the hashing.
+ */
+function sumVariables(
+  s: readonly Value[],
+  g: Group | null,
+  sums: Int32Array,
+  terms: Int32Array,
+  step: number,
+): void {
+  const w = sums.length;
+  for (let j = 0; j < w; j++) sums[j] = 0;
+  for (let i = 0, at = 0; i < s.length; i++, at += step) {
+    variableTerms(i, s[i]!, g, terms, at);
+    for (let j = 0; j < w; j++) sums[j] = (sums[j]! + terms[at + j]!) | 0;
   }
+}
 
-  /** Writes variable i holding v's hash in each lane to dst from index at. */
-  private variable(i: number, v: Value, dst: Int32Array, at: number): void {
-    if (this.g) return variableLanes(i, v, this.g, dst, at);
+/** Writes variable i holding v's hash in each of the group's lanes (one without a group) to dst from index at. */
+function variableTerms(i: number, v: Value, g: Group | null, dst: Int32Array, at: number): void {
+  if (!g) {
     elementHash(v);
     variableHash(i, OUT[0]!, OUT[1]!);
     dst[at] = OUT[0]!;
     dst[at + 1] = OUT[1]!;
+    return;
+  }
+  const e = scratchAt(g, 2);
+  elementLanes(v, g, e, 3);
+  for (let p = 0; p < g.lanes; p++) {
+    variableHash(i, e[2 * p]!, e[2 * p + 1]!);
+    dst[at + 2 * p] = OUT[0]!;
+    dst[at + 2 * p + 1] = OUT[1]!;
   }
 }
 
@@ -201,17 +209,6 @@ function groupOf(perms: readonly Permutation[]): Group {
 function scratchAt(g: Group, d: number): Int32Array {
   while (g.scratch.length <= d) g.scratch.push(new Int32Array(2 * g.lanes));
   return g.scratch[d]!;
-}
-
-/** Writes variable i holding v's hash in each of the group's lanes to dst from index at. */
-function variableLanes(i: number, v: Value, g: Group, dst: Int32Array, at: number): void {
-  const e = scratchAt(g, 2);
-  elementLanes(v, g, e, 3);
-  for (let p = 0; p < g.lanes; p++) {
-    variableHash(i, e[2 * p]!, e[2 * p + 1]!);
-    dst[at + 2 * p] = OUT[0]!;
-    dst[at + 2 * p + 1] = OUT[1]!;
-  }
 }
 
 /** The least of the fingerprints of n variables whose hashes add up to each lane's sums. */
