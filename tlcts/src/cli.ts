@@ -133,6 +133,10 @@ export async function main(argv: string[]): Promise<number> {
       ),
     )
     .option('--deadlock', 'do not check for deadlock (as TLC)')
+    .option(
+      '--continue',
+      'report every invariant and action property violation and go on; the run then ends as TLC ends it, as a success',
+    )
     .option('--nowarning', 'print no warnings (as TLC)')
     .option(
       '--dumpTrace <format>',
@@ -205,6 +209,7 @@ export async function main(argv: string[]): Promise<number> {
   const opts = parsed.opts<{
     config?: string;
     deadlock?: boolean;
+    continue?: boolean;
     nowarning?: boolean;
     dumpTrace?: string;
     dumpTraceFile?: string;
@@ -221,6 +226,10 @@ export async function main(argv: string[]): Promise<number> {
     workers?: number;
     workerHeap?: number;
   }>();
+  if (opts.continue && opts.simulate !== undefined) {
+    console.error(`Error: tlcts does not support -continue with -simulate.\n${USAGE}`);
+    return BAD_COMMAND_LINE;
+  }
   const specArg = parsed.args[0]!;
   const tlaFile = specArg.endsWith('.tla') ? specArg : `${specArg}.tla`;
   if (!fs.existsSync(tlaFile)) {
@@ -260,6 +269,7 @@ export async function main(argv: string[]): Promise<number> {
     ...(opts.workerHeap !== undefined ? { workerHeapMb: opts.workerHeap } : {}),
     note,
     ...(opts.deadlock ? { checkDeadlock: false } : {}),
+    ...(opts.continue ? { continueAfterViolations: true } : {}),
     ...(opts.nowarning ? { warnings: false } : {}),
     ...(opts.progress !== undefined ? { progressSeconds: opts.progress } : {}),
     ...(opts.fp !== undefined ? { fp: opts.fp } : {}),

@@ -101,6 +101,38 @@ describe('tlcts command line', () => {
     expect(a.out.replace(/\(\d{4}-.*\)/g, '')).toEqual(b.out.replace(/\(\d{4}-.*\)/g, ''));
   });
 
+  it('-continue reports every violation, in the order met, and ends as TLC does: a success', () => {
+    // Figures by hand from the spec's comment: states 1..4, 2 initial + 3 steps, depth 3 (1 and 2 initial).
+    const spec = [path.join(root, 'tlcts/test/specs/Continue/Continue.tla'), '-deadlock'];
+    expect(tlcts(...spec).code).toBe(12);
+    for (const workers of ['1', '2']) {
+      const { code, out } = tlcts(...spec, '-continue', '-workers', workers);
+      expect(code).toBe(0);
+      expect(out.match(/^Error: .*violated.*$/gm)).toEqual([
+        'Error: Invariant Small is violated by the initial state:',
+        'Error: Invariant NotTwo is violated by the initial state:',
+        'Error: Invariant Small is violated.',
+        'Error: Invariant Small is violated.',
+        'Error: Action property NeverFour is violated.',
+      ]);
+      // Each behaviour ends in its violating state: x = 3, then x = 4 twice.
+      expect(out.match(/^State \d+: .*\nx = \d$/gm)!.map((s) => s.slice(-1))).toEqual([
+        '2',
+        '3',
+        '2',
+        '3',
+        '4',
+        '2',
+        '3',
+        '4',
+      ]);
+      expect(out).toContain('Model checking completed. No error has been found.');
+      expect(out).toContain('5 states generated, 4 distinct states found, 0 states left on queue.');
+      expect(out).toContain('The depth of the complete state graph search is 3.');
+    }
+    expect(tlcts(...spec, '-continue', '-simulate').code).toBe(1);
+  });
+
   it('reports deadlock with exit 11, and -deadlock turns the check off', () => {
     const spec = model('Philosophers/Philosophers.tla', 'Philosophers/Philosophers.cfg');
     expect(tlcts(...spec).code).toBe(11);

@@ -357,7 +357,8 @@ export class Explorer {
       }
       this.level = 0;
       if (!inModel || fresh) {
-        this.checkInvariants(s, -1);
+        if (this.opts.onViolation) this.reportInitialViolations(s);
+        else this.checkInvariants(s, -1);
         for (const p of m.impliedInits) {
           if (!p.check(s)) {
             throw new Stop({
@@ -385,9 +386,19 @@ export class Explorer {
     const failed = firstFailure(invariants, (inv) => inv.check(state, parent));
     if (failed.index < 0) return;
     const { name } = invariants[failed.index]!;
-    if (!('thrown' in failed)) throw invariantStop(name, state, from);
+    if (!('thrown' in failed)) return this.violated(invariantStop(name, state, from));
     if (from < 0) throw failed.thrown;
     throw evaluationStop('invariant', name, failed.thrown, state, from);
+  }
+
+  /**
+   * Under -continue, TLC checks every invariant of an initial state and reports each one violated
+   * (`DoInitFunctor`); an evaluation error still ends the run.
+   */
+  private reportInitialViolations(state: Value[]): void {
+    for (const inv of this.model.invariants) {
+      if (!inv.check(state)) this.violated(invariantStop(inv.name, state, -1));
+    }
   }
 
   /** Stops at the first implied action property the step from s to succ violates or fails to evaluate. */
@@ -397,7 +408,14 @@ export class Explorer {
     if (failed.index < 0) return;
     const p = actions[failed.index]!;
     if ('thrown' in failed) throw evaluationStop('action property', p.loc, failed.thrown, succ, from);
-    throw actionStop(p, succ, from);
+    this.violated(actionStop(p, succ, from));
+  }
+
+  /** A violation ends the run, or under -continue is reported and the search goes on. */
+  private violated(stop: Stop): void {
+    const { onViolation } = this.opts;
+    if (!onViolation) throw stop;
+    onViolation(this.stopResult(stop));
   }
 
   private search(start: number): void {

@@ -237,10 +237,14 @@ const REGISTER_READERS = new Set(['TLCGet', 'TLCGetOrDefault']);
  * Why the parallel search would not give the sequential search's results, or null when it does.
  * TLCGet of the run's counters and TLCSet's registers are found in the modules' text.
  */
-export function sequentialReason(model: Model, opts: ExploreOptions): string | null {
+export function sequentialReason(
+  model: Model,
+  opts: ExploreOptions & { continueAfterViolations?: boolean },
+): string | null {
   if (model.liveness) return 'the temporal properties are checked on a behaviour graph built by one thread';
   if (opts.onEdge || opts.onState) return 'the state graph is recorded (-dump) as one thread finds it';
   if (opts.maxDepth !== undefined) return 'the search is bounded by depth';
+  if (opts.continueAfterViolations) return 'violations are reported as one thread meets them (-continue)';
   let reason: string | null = null;
   const visit = (e: Expr): void => {
     if (reason) return;

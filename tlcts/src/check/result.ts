@@ -82,4 +82,9 @@ export interface ExploreOptions {
   queue?: QueueOptions;
   /** The fingerprint table's memory budget and the directory of its disk tier. */
   fingerprints?: FingerprintStoreOptions;
+  /**
+   * TLC's -continue: each invariant or implied action property violated is reported here, with its
+   * behaviour, and the search goes on (the run then ends as if none had been).
+   */
+  onViolation?: (violation: Omit<CheckResult, 'seconds'>) => void;
 }

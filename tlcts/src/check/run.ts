@@ -19,6 +19,8 @@ export interface RunOptions extends ExploreOptions {
   warnings?: boolean;
   /** Receives every line of TLC-style output (Print output included). */
   out?: (line: string) => void;
+  /** TLC's -continue: every invariant and implied action property violation is printed and the search goes on. */
+  continueAfterViolations?: boolean;
 }
 
 export interface ParallelRunOptions extends RunOptions {
@@ -219,7 +221,13 @@ function prepare(
     );
   }
   const loaded = model;
-  const ready = new Explorer(loaded, { log: out, ...opts });
+  const ready = new Explorer(loaded, {
+    log: out,
+    ...opts,
+    ...(opts.continueAfterViolations
+      ? { onViolation: (v: Omit<CheckResult, 'seconds'>) => reportError(v, loaded, out, () => undefined) }
+      : {}),
+  });
   explorer = ready;
   return {
     model: loaded,
@@ -306,7 +314,12 @@ function reportLasso(
 }
 
 /** A safety violation or an evaluation error, with the behaviour up to it. */
-function reportError(r: CheckResult, m: Model, out: (line: string) => void, stats: () => void): void {
+function reportError(
+  r: Omit<CheckResult, 'seconds'>,
+  m: Model,
+  out: (line: string) => void,
+  stats: () => void,
+): void {
   out(`Error: ${r.message}`);
   if (r.inInitialState && r.trace) {
     out(`While working on the initial state:\n${formatState(m.vars, r.trace[0]!.state)}\n`);
