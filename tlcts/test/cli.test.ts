@@ -133,6 +133,19 @@ describe('tlcts command line', () => {
     expect(tlcts(...spec, '-continue', '-simulate').code).toBe(1);
   });
 
+  it('counts columns as SANY does: a tab reaches the next multiple of 8', () => {
+    const tla = path.join(tmp, 'Tabs.tla');
+    // `Next ==` ends at column 7; the tabs end at columns 8 and 16, so x' starts at 17 (not 10).
+    fs.writeFileSync(
+      tla,
+      "---- MODULE Tabs ----\nVARIABLE x\nInit == x = FALSE\nNext ==\t\tx' = ~x\nInv == ~x\n====\n",
+    );
+    fs.writeFileSync(path.join(tmp, 'Tabs.cfg'), 'INIT Init\nNEXT Next\nINVARIANT Inv\n');
+    const { code, out } = tlcts(tla);
+    expect(code).toBe(12);
+    expect(out).toContain('State 2: <Next line 4, col 17 to line 4, col 23 of module Tabs>');
+  });
+
   it('reports deadlock with exit 11, and -deadlock turns the check off', () => {
     const spec = model('Philosophers/Philosophers.tla', 'Philosophers/Philosophers.cfg');
     expect(tlcts(...spec).code).toBe(11);

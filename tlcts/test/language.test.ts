@@ -409,6 +409,12 @@ const cases: Case[] = [
   },
   { folder: 'CfgOverride', what: 'Combine <- Sum and Width <- BigWidth in the cfg', expected: ok(6, 7, 6) },
   {
+    folder: 'CyclicOverride',
+    checkDeadlock: false,
+    what: 'cfg overrides whose replacements use the names they replace (directly and through a definition)',
+    expected: ok(3, 3, 3),
+  },
+  {
     folder: 'CfgOverride',
     cfg: 'CfgOverride_Max',
     what: 'Combine <- Max2 and Width = 2 in the cfg',

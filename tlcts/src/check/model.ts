@@ -10,6 +10,7 @@ import { NOT_HOISTED_BUILTINS, boolOf, locText } from '../eval/compile/support.j
 import { variablesRead } from '../eval/reads.js';
 import type { Permutation } from '../values/fingerprint.js';
 import { forEachChild } from '../syntax/walk.js';
+import { keepOriginalInside } from './cyclic-override.js';
 import { FrameInfo, Scope, type DefHandle, type ModInst, type Sym } from '../eval/scope.js';
 import { Frame, FramePool, ROOT_FRAME, walkUp, type ActClosure, type Closure } from '../eval/runtime.js';
 import { TlaError } from '../errors.js';
@@ -211,6 +212,7 @@ function applyOverrides(
       loader.overrideBuiltin(c.name, replacement);
       continue;
     }
+    if (replacement.k === 'def') keepOriginalInside(c.name, sym, replacement);
     // Replace in place: every module instance that imported the definition sees the override.
     for (const key of Object.keys(sym)) delete (sym as unknown as Record<string, unknown>)[key];
     Object.assign(sym, replacement);

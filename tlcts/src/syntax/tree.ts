@@ -11,7 +11,10 @@ export interface Point {
   column: number;
 }
 
-/** The source a tree was parsed from, with where its lines start (tree-sitter counts rows by '\n'). */
+/**
+ * The source a tree was parsed from, with where its lines start (tree-sitter counts rows by '\n').
+ * A point's column is SANY's (JavaCC's `SimpleCharStream`): a tab reaches the next multiple of 8.
+ */
 class Source {
   private readonly lineStarts: number[] = [0];
   constructor(readonly text: string) {
@@ -25,7 +28,12 @@ class Source {
       if (this.lineStarts[mid]! <= index) lo = mid;
       else hi = mid - 1;
     }
-    return { row: lo, column: index - this.lineStarts[lo]! };
+    const start = this.lineStarts[lo]!;
+    if (this.text.lastIndexOf('\t', index - 1) < start) return { row: lo, column: index - start };
+    let column = 0;
+    for (let i = start; i < index; i++)
+      column = this.text[i] === '\t' ? column + 8 - (column % 8) : column + 1;
+    return { row: lo, column };
   }
 }
 
