@@ -32,14 +32,15 @@ export const TLCEXT: BuiltinModule = defineModule('TLCExt', [], {
     },
   },
   TLCNoOp: { arity: 1, fn: (a) => a[0] as Value },
-  // TRUE when evaluating exp fails with exactly the message err (or does not fail).
+  // TLC's Java override (TLCExt#assertError): TRUE only when evaluating exp fails with exactly the
+  // message err; FALSE when it fails otherwise or does not fail (TLCExt.tla's definition says TRUE).
   AssertError: {
     arity: 2,
     lazyParams: [1],
     fn: (a) => {
       try {
         (a[1] as LazyArg)();
-        return true;
+        return false;
       } catch (e) {
         if (!(e instanceof EvalError)) throw e;
         return e.message === (a[0] as Value);
