@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCheck } from '../src/check/run.js';
+import { figures } from './support/figures.js';
 
 const spec = (name: string, cfg = name) => ({
   tlaFile: path.join(import.meta.dirname, 'specs', name, `${name}.tla`),
@@ -14,6 +15,22 @@ describe('TLC features', () => {
     expect(result.verdict).toBe('success');
     expect(result.distinctStates).toBe(3);
     expect(lines.some((l) => l.includes('Assertion failed'))).toBe(false);
+  });
+
+  it("TLCExt's Trace: the behaviour to the state, in Next, in invariants and in an ALIAS", () => {
+    // Figures by hand in TraceOp.tla.
+    const { result } = runCheck({ ...spec('TraceOp'), checkDeadlock: false });
+    expect(figures(result)).toEqual({ verdict: 'success', exitCode: 0, distinct: 8, generated: 8, depth: 4 });
+    const lines: string[] = [];
+    const alias = runCheck({ ...spec('TraceOp', 'TraceOp_Alias'), out: (l) => lines.push(l) }).result;
+    expect(alias.verdict).toBe('invariant violated');
+    const shown = lines.join('\n').match(/\/\\ steps = \d+\n\/\\ x = \d+/g);
+    expect(shown).toEqual([
+      '/\\ steps = 1\n/\\ x = 10',
+      '/\\ steps = 2\n/\\ x = 11',
+      '/\\ steps = 3\n/\\ x = 12',
+      '/\\ steps = 4\n/\\ x = 13',
+    ]);
   });
 
   it('ALIAS: trace states are shown as the alias record, primed variables from the successor', () => {

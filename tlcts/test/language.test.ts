@@ -407,6 +407,12 @@ const cases: Case[] = [
     what: 'UNCHANGED of an instance definition (UNCHANGED C2!vars)',
     expected: ok(8, 19, 5),
   },
+  {
+    folder: 'PrimedNames',
+    checkDeadlock: false,
+    what: "assignments through a definition, a parameter and a LET definition standing for x'",
+    expected: ok(5, 7, 3),
+  },
   { folder: 'CfgOverride', what: 'Combine <- Sum and Width <- BigWidth in the cfg', expected: ok(6, 7, 6) },
   {
     folder: 'CyclicOverride',

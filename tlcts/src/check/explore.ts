@@ -268,8 +268,32 @@ export class Explorer {
     return { seconds, violation };
   }
 
-  /** The state being explored. */
+  /** The state being explored, and (in the sequential search) its values. */
   private current: { id: number } | null = null;
+  private expanding: Value[] | null = null;
+  /** While a trace is rebuilt by taking its steps again: its states so far. */
+  private rebuilt: Value[][] | null = null;
+  /** The trace being shown, whose states an ALIAS is evaluated on. */
+  shownTrace: readonly Value[][] | null = null;
+
+  get vars(): readonly string[] {
+    return this.model.vars;
+  }
+
+  /**
+   * TLCExt's Trace (`TLCExt#getTrace`): the behaviour to s, where s is a state of the trace being
+   * shown, an initial state, the state being explored or one of its successors.
+   */
+  behaviourTo(s: Value[]): Value[][] {
+    const shown = this.shownTrace?.indexOf(s) ?? -1;
+    if (shown >= 0) return this.shownTrace!.slice(0, shown + 1);
+    const rebuilt = this.rebuilt;
+    if (rebuilt) return rebuilt[rebuilt.length - 1] === s ? rebuilt.slice() : [...rebuilt, s];
+    if (!this.current) return [s];
+    const states = this.trace(this.current.id).map((t) => t.state);
+    if (s !== this.expanding) states.push(s);
+    return states;
+  }
   /** The initial state being checked, for errors met before the search starts. */
   private currentInit: Value[] | null = null;
 
@@ -428,6 +452,7 @@ export class Explorer {
     const live = this.live;
     for (let item = this.queue.shift(); item; item = this.queue.shift()) {
       this.current = item;
+      this.expanding = item.s;
       if (maxDepth !== undefined && item.level >= maxDepth) continue;
       const s = item.s;
       const before = this.generated;
@@ -469,6 +494,7 @@ export class Explorer {
       progress.tick();
     }
     this.current = null;
+    this.expanding = null;
   }
 
   /**
@@ -666,16 +692,24 @@ export class Explorer {
 
   /** The states with these ids, each a successor of the one before: the first generated with its fingerprint. */
   private path(ids: number[]): TraceState[] {
-    const fps = this.fps.fingerprintsOf(ids);
-    let state = this.findInit(this.matches(fps.get(ids[0]!)!));
-    const out: TraceState[] = [{ state }];
-    for (let k = 1; k < ids.length; k++) {
-      const step = this.findSuccessor(state, this.matches(fps.get(ids[k]!)!));
-      if (!step) throw new TlaError(`Internal error: could not rebuild the trace at step ${k + 1}.`, 255);
-      out.push(step);
-      state = step.state;
+    const outer = this.rebuilt;
+    const rebuilt: Value[][] = [];
+    this.rebuilt = rebuilt;
+    try {
+      const fps = this.fps.fingerprintsOf(ids);
+      let state = this.findInit(this.matches(fps.get(ids[0]!)!));
+      const out: TraceState[] = [{ state }];
+      for (let k = 1; k < ids.length; k++) {
+        rebuilt.push(state);
+        const step = this.findSuccessor(state, this.matches(fps.get(ids[k]!)!));
+        if (!step) throw new TlaError(`Internal error: could not rebuild the trace at step ${k + 1}.`, 255);
+        out.push(step);
+        state = step.state;
+      }
+      return out;
+    } finally {
+      this.rebuilt = outer;
     }
-    return out;
   }
 
   /** Whether a state has this fingerprint. */

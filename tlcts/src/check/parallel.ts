@@ -232,6 +232,8 @@ export class WorkerPool {
 const RUN_COUNTERS = new Set(['distinct', 'generated', 'queue', 'diameter', 'stats', 'duration', 'config']);
 const REGISTER_WRITERS = new Set(['TLCSet', 'TLCGetAndSet']);
 const REGISTER_READERS = new Set(['TLCGet', 'TLCGetOrDefault']);
+/** TLCExt's Trace: the behaviour to a state, as the one thread that found it rebuilds it. */
+const HISTORY_READERS = new Set(['Trace']);
 
 /**
  * Why the parallel search would not give the sequential search's results, or null when it does.
@@ -252,6 +254,8 @@ export function sequentialReason(
       const key = e.kind === 'Ident' ? undefined : e.args[0];
       if (REGISTER_WRITERS.has(e.name))
         reason = `the spec uses ${e.name}, whose registers would be each worker's own`;
+      else if (HISTORY_READERS.has(e.name))
+        reason = `the spec uses ${e.name}, the behaviour that one thread found`;
       else if (REGISTER_READERS.has(e.name) && !(key && isFixedKey(key)))
         reason = `the spec reads the run's counters with ${e.name} (they would differ from one thread's)`;
     }

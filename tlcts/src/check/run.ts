@@ -2,7 +2,7 @@
 import { CfgError } from '../cfg/types.js';
 import { SanyError, TlaError } from '../errors.js';
 import { EvalError } from '../values/errors.js';
-import { FcnValue, intern, recordOf, show, type Value } from '../values/value.js';
+import { FcnValue, Tuple, intern, recordOf, show, type Value } from '../values/value.js';
 import type { BuiltinHost } from '../eval/builtin.js';
 import { Explorer, duration, tlcDate } from './explore.js';
 import type { CheckResult, ExploreOptions, RunCounters, TraceState } from './result.js';
@@ -38,6 +38,31 @@ export interface RunOutcome {
   explorer?: Explorer;
 }
 
+/** What TLCExt's Trace reads: the variables, and the behaviour that led to a state. */
+export interface History {
+  readonly vars: readonly string[];
+  behaviourTo(s: Value[]): Value[][];
+}
+
+/** TLCExt's Trace: the behaviour to s as records (`TLCExt#getTrace`), refused while s is partial. */
+function traceValue(history: History | undefined, s: Value[] | null): Value {
+  if (!history)
+    throw new EvalError(
+      'unsupported: TLCExt!Trace here (tlcts gives it to model checking and simulation)',
+      255,
+    );
+  const { vars } = history;
+  const undefinedVars = vars.filter((_, i) => !s || s[i] === undefined);
+  if (!s || undefinedVars.length > 0) {
+    throw new EvalError(
+      `In evaluating TLCExt!Trace, the state is not completely specified yet (variable${undefinedVars.length > 1 ? 's' : ''} ${undefinedVars.join(', ')} undefined).`,
+    );
+  }
+  return new Tuple(
+    history.behaviourTo(s).map((state) => recordOf(vars.map((name, i) => ({ name, value: state[i]! })))),
+  );
+}
+
 /** What TLCGet("config") tells of the run. */
 export interface RunSettings {
   deadlock: boolean;
@@ -58,6 +83,7 @@ export function makeHost(
   out: (line: string) => void,
   counters: () => RunCounters,
   settings: () => RunSettings = () => ({ deadlock: true, workers: 1 }),
+  history: () => History | undefined = () => undefined,
 ): BuiltinHost {
   const registers = new Map<number, Value>();
   const startedAt = Date.now();
@@ -115,6 +141,7 @@ export function makeHost(
           );
       }
     },
+    trace: (s) => traceValue(history(), s),
     tlcSet(key, v) {
       if (typeof key !== 'number')
         throw new EvalError(
@@ -199,6 +226,7 @@ function prepare(
       deadlock: model?.checkDeadlock ?? opts.checkDeadlock ?? true,
       workers,
     }),
+    () => explorer,
   );
   const start = Date.now();
   try {
@@ -221,11 +249,23 @@ function prepare(
     );
   }
   const loaded = model;
-  const ready = new Explorer(loaded, {
+  // An ALIAS evaluated on the states of a trace being shown reads TLCExt's Trace from it.
+  const showing = (trace: TraceState[] | undefined, print: () => void): void => {
+    ready.shownTrace = trace?.map((t) => t.state) ?? null;
+    try {
+      print();
+    } finally {
+      ready.shownTrace = null;
+    }
+  };
+  const ready: Explorer = new Explorer(loaded, {
     log: out,
     ...opts,
     ...(opts.continueAfterViolations
-      ? { onViolation: (v: Omit<CheckResult, 'seconds'>) => reportError(v, loaded, out, () => undefined) }
+      ? {
+          onViolation: (v: Omit<CheckResult, 'seconds'>) =>
+            showing(v.trace, () => reportError(v, loaded, out, () => undefined)),
+        }
       : {}),
   });
   explorer = ready;
@@ -233,7 +273,7 @@ function prepare(
     model: loaded,
     explorer: ready,
     report: (result) => {
-      report(result, loaded, out, warn);
+      showing(result.trace, () => report(result, loaded, out, warn));
       return { result, model: loaded, explorer: ready };
     },
   };

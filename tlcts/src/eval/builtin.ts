@@ -9,6 +9,8 @@ export interface BuiltinHost {
   /** The value of a TLCGet key; undefined for an integer register that was never set. */
   tlcGet(key: Value): Value | undefined;
   tlcSet(key: Value, v: Value): void;
+  /** TLCExt's Trace: the behaviour from an initial state to s, one record per state. */
+  trace(s: Value[] | null): Value;
 }
 
 /** An argument evaluated on demand (AssertError must catch the errors of its second argument). */

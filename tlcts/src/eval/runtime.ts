@@ -59,6 +59,8 @@ export class ArgRef {
     readonly unchanged: ActClosure,
     /** The variable the argument is, when it is one (it can then be assigned through the parameter). */
     readonly varIndex: number | undefined,
+    /** The variable the argument primes (`F(x')`): `p = e` and `p \in S` then assign it in a step. */
+    readonly primedVarIndex: number | undefined,
     readonly f: Frame,
   ) {}
 }
@@ -95,7 +97,14 @@ export function snapshotFrame(f: Frame, copies = new Map<Frame, Frame>()): Frame
       th.val = v.val;
       copy.v[i] = th;
     } else if (v instanceof ArgRef)
-      copy.v[i] = new ArgRef(v.fn, v.act, v.unchanged, v.varIndex, snapshotFrame(v.f, copies));
+      copy.v[i] = new ArgRef(
+        v.fn,
+        v.act,
+        v.unchanged,
+        v.varIndex,
+        v.primedVarIndex,
+        snapshotFrame(v.f, copies),
+      );
     else copy.v[i] = v;
   }
   return copy;

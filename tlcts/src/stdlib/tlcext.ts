@@ -1,6 +1,6 @@
 /**
- * TLCExt: the operators specs commonly use. TLCDefer, PickSuccessor, TLCFP, Trace, CounterExample,
- * ToTrace and TLCEvalDefinition need the checker's history and are not here.
+ * TLCExt: the operators specs commonly use; Trace asks the checker for the behaviour. TLCDefer,
+ * PickSuccessor, TLCFP, CounterExample, ToTrace and TLCEvalDefinition are not here.
  */
 import { equals, modelValue, show, type Value } from '../values/value.js';
 import { EvalError } from '../values/errors.js';
@@ -59,4 +59,5 @@ export const TLCEXT: BuiltinModule = defineModule('TLCExt', [], {
     },
   },
   TLCCache: { arity: 2, fn: (a) => a[0] as Value },
+  Trace: { arity: 0, fn: (_a, host, c) => host.trace(c.s) },
 });

@@ -399,12 +399,16 @@ export class ActionCompiler extends ValueCompiler {
   protected assignment(e: Expr, scope: Scope, init: boolean): ActClosure | undefined {
     if (e.kind !== 'OpApp' || (e.name !== '=' && e.name !== '\\in') || e.args.length !== 2) return undefined;
     let lhs = e.args[0]!;
-    if (!init) {
-      if (lhs.kind !== 'Prime') return undefined;
-      lhs = lhs.expr;
+    let index: ((c: Ctx) => number | undefined) | undefined;
+    if (!init && lhs.kind === 'Ident') index = this.primedVariableIndex(lhs.name, scope);
+    else {
+      if (!init) {
+        if (lhs.kind !== 'Prime') return undefined;
+        lhs = lhs.expr;
+      }
+      if (lhs.kind !== 'Ident') return undefined;
+      index = this.variableIndex(lhs.name, scope);
     }
-    if (lhs.kind !== 'Ident') return undefined;
-    const index = this.variableIndex(lhs.name, scope);
     if (!index) return undefined;
     const rhs = this.expr(e.args[1]!, scope);
     const rhsExpr = e.args[1]!;

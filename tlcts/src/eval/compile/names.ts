@@ -167,4 +167,29 @@ export class NameResolver {
     const slot = sym.slot;
     return (c) => (up(c.f).v[slot] as ArgRef).varIndex;
   }
+
+  /**
+   * The variable an unprimed assignment target stands for primed, as TLC's `Tool#getPrimedVar` looks
+   * through names: a parameter passed `x'` (`F(v) == v \in S` called as `F(x')`), or a definition or
+   * LET definition without parameters whose body is `x'`.
+   */
+  protected primedVariableIndex(name: string, scope: Scope): ((c: Ctx) => number | undefined) | undefined {
+    const sym = scope.lookup(name);
+    if (sym?.k === 'slot' && sym.mode === 'byname') {
+      const up = this.up(scope.level, sym.level);
+      const slot = sym.slot;
+      return (c) => (up(c.f).v[slot] as ArgRef).primedVarIndex;
+    }
+    const body =
+      sym?.k === 'def' && sym.h.arity === 0 && sym.h.def.kind === 'OpDef'
+        ? { expr: sym.h.def.body, scope: sym.h.scope }
+        : sym?.k === 'slot'
+          ? sym.letDef
+          : undefined;
+    if (body?.expr.kind !== 'Prime' || body.expr.expr.kind !== 'Ident') return undefined;
+    const v = this.variableOf(body.expr.expr.name, body.scope);
+    if (!v) return undefined;
+    const i = v.index;
+    return () => i;
+  }
 }

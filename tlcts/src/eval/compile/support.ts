@@ -91,7 +91,16 @@ export function temporalInPredicate(what: string, e: Expr): EvalError {
 }
 
 /** Builtins whose value changes from call to call, so definitions using them are not cached. */
-export const NONDETERMINISTIC = new Set(['RandomElement', 'TLCGet', 'JavaTime', 'Print', 'PrintT', 'TLCSet']);
+export const NONDETERMINISTIC = new Set([
+  'RandomElement',
+  'TLCGet',
+  'JavaTime',
+  'Print',
+  'PrintT',
+  'TLCSet',
+  // TLCExt's: the behaviour to the current state.
+  'Trace',
+]);
 
 /**
  * Builtins that read the checker's registers or the outside world, or have effects: a constant
