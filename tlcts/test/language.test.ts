@@ -408,6 +408,12 @@ const cases: Case[] = [
     expected: ok(8, 19, 5),
   },
   {
+    folder: 'PlusCalComment',
+    checkDeadlock: false,
+    what: 'a PlusCal algorithm in a comment that tree-sitter would not parse',
+    expected: ok(3, 3, 2),
+  },
+  {
     folder: 'PrimedNames',
     checkDeadlock: false,
     what: "assignments through a definition, a parameter and a LET definition standing for x'",

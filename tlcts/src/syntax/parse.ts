@@ -20,6 +20,7 @@ import path from 'node:path';
 import { SanyError, TlaError } from '../errors.js';
 import { fatalParsingReport, sanySyntaxError } from './sany.js';
 import { copyTree, parserFor, type SyntaxNode as Node } from './tree.js';
+import { blankAlgorithmComments } from './algorithm-comments.js';
 
 const INFIX: Record<string, string> = {
   amp: '&',
@@ -139,7 +140,8 @@ function parser(): Parser {
  */
 export function parseModules(source: string, file: string, spec: string): ModuleAst[] {
   // tree-sitter's JS binding reads long inputs in chunks; a callback keeps it exact for any size.
-  const tree = parser().parse((index) => source.slice(index, index + 8192));
+  const text = blankAlgorithmComments(source);
+  const tree = parser().parse((index) => text.slice(index, index + 8192));
   const root = copyTree(tree, source);
   const modules = kids(root).filter((n) => n.type === 'module');
   if (root.hasError || modules.length === 0) {
