@@ -276,3 +276,28 @@ describe('set operators (property tests)', () => {
     );
   });
 });
+
+describe('typed model values (TLC ModelValue: a name x_... has type x)', () => {
+  it('compare with their own type and untyped ones, and refuse other types and non-model values', () => {
+    const [a1, a2, b1, plain] = ['A_1', 'A_2', 'B_1', 'p1'].map(modelValue) as Value[];
+    expect(equals(a1!, a2!)).toBe(false);
+    expect(equals(a1!, plain!)).toBe(false);
+    expect(setOf([a2!, plain!, a1!]).size()).toBe(3);
+    expect(() => equals(a1!, b1!)).toThrow(
+      'Attempted to check equality of the differently-typed model values A_1 and B_1',
+    );
+    expect(() => compare(a1!, b1!)).toThrow(
+      'Attempted to compare the differently-typed model values A_1 and B_1',
+    );
+    expect(() => equals(a1!, 1)).toThrow(
+      'Attempted to check equality of typed model value A_1 and non-model value\n1',
+    );
+    expect(() => equals(1, a1!)).toThrow(
+      'Attempted to check equality of the typed model value A_1 and the non-model value\n1',
+    );
+    expect(() => setOf([a1!, 1]).size()).toThrow('Attempted to compare the typed model value A_1');
+    // Untyped ones still compare with anything (unequal, ordered after).
+    expect(equals(plain!, 1)).toBe(false);
+    expect(setOf([plain!, 1]).size()).toBe(2);
+  });
+});

@@ -4,6 +4,7 @@
  * CONSTANT) run until the next keyword and accumulate over repeated sections; single-name keywords
  * (SPECIFICATION, INIT, NEXT, SYMMETRY, VIEW, ALIAS, POSTCONDITION, CHECK_DEADLOCK) may appear once.
  */
+import path from 'node:path';
 import { CfgError, type CfgConstant, type CfgLocation, type CfgValue, type ModelConfig } from './types.js';
 
 const KEYWORDS = new Set([
@@ -379,7 +380,28 @@ class Parser {
   }
 }
 
-/** Parses the text of a TLC model configuration file; `file` names it in error messages. */
+/**
+ * Parses the text of a TLC model configuration file; `file` names it in error messages. A `.tla`
+ * file holds its configuration in a block `---- CONFIG Name ----` ... `====`, Name being the file's
+ * own (TLC's `MonolithSpecExtractor#config`); without one, the configuration is empty.
+ */
 export function parseCfg(text: string, file: string): ModelConfig {
-  return new Parser(tokenize(text, file), file).parse();
+  const source = file.endsWith('.tla') ? embeddedConfig(text, path.basename(file, '.tla')) : text;
+  return new Parser(tokenize(source, file), file).parse();
+}
+
+/** The lines of the block `---- CONFIG name ----`, the others blanked (so lines keep their numbers). */
+function embeddedConfig(text: string, name: string): string {
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const header = new RegExp(`^-{4,}\\s*CONFIG\\s+${escaped}\\s*-{4,}\\s*$`);
+  let inside: boolean | 'done' = false;
+  return text
+    .split('\n')
+    .map((line) => {
+      if (inside === true && /^={4,}/.test(line)) inside = 'done';
+      else if (inside === false && header.test(line)) inside = true;
+      else if (inside === true) return line;
+      return '';
+    })
+    .join('\n');
 }

@@ -307,8 +307,9 @@ export class Explorer {
       distinctStates: this.fps.size,
       generatedStates: this.generated,
       statesLeftOnQueue: this.queue.size + this.inFlight,
-      // TLC's depth is at least 1, even with no state (`ConcurrentTLCTrace#getLevel`)
-      depth: Math.max(1, this.maxLevel),
+      // TLC's depth is at least 1 (`ConcurrentTLCTrace#getLevel`), 0 when no state was generated
+      // (`ModelChecker#printSummary`)
+      depth: this.generated === 0 ? 0 : Math.max(1, this.maxLevel),
     };
   }
 

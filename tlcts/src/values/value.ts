@@ -101,7 +101,14 @@ export class ModelValue {
   private order = -1;
   /** Hashes under the permutations of a symmetry group (cached; see fingerprintLeast in fingerprint.ts). */
   lanes?: Int32Array;
-  constructor(readonly name: string) {}
+  /**
+   * A typed model value's type (`T_1` has type T), null for an untyped one: TLC refuses to compare
+   * a typed model value with one of another type or with a value that is not a model value.
+   */
+  readonly type: string | null;
+  constructor(readonly name: string) {
+    this.type = name.length > 2 && name[1] === '_' ? name[0]! : null;
+  }
   fingerprint(): [number, number] {
     if (!this.fp) {
       const [a, b] = stringHash(this.name);
@@ -168,7 +175,14 @@ export function compare(a: Value, b: Value): number {
   const ka = kindOf(a);
   const kb = kindOf(b);
   if (ka !== kb) {
-    if (ka === Kind.Model || kb === Kind.Model) return ka === Kind.Model ? -1 : 1;
+    if (ka === Kind.Model || kb === Kind.Model) {
+      const [mv, other] = ka === Kind.Model ? [a as ModelValue, b] : [b as ModelValue, a];
+      if (mv.type !== null)
+        throw new EvalError(
+          `Attempted to compare the typed model value ${show(mv)} and non-model value\n${show(other)}`,
+        );
+      return ka === Kind.Model ? -1 : 1;
+    }
     throw new EvalError(`Attempted to compare ${describeKind(a)} with ${NON_NAMES[ka]}:\n${show(b)}`);
   }
   switch (ka) {
@@ -179,6 +193,7 @@ export function compare(a: Value, b: Value): number {
     case Kind.Str:
       return compareStrings(a as string, b as string);
     case Kind.Model:
+      checkTypes(a as ModelValue, b as ModelValue, 'compare');
       return (a as ModelValue).internOrder() - (b as ModelValue).internOrder();
     case Kind.Set:
       return compareSets(a as SetValue, b as SetValue);
@@ -214,6 +229,12 @@ function compareFcns(a: FcnValue, b: FcnValue): number {
   return 0;
 }
 
+/** Model values of two types are not compared (`ModelValue#compareTo`, `#equals`). */
+function checkTypes(a: ModelValue, b: ModelValue, what: 'compare' | 'check equality of'): void {
+  if (a.type !== null && b.type !== null && a.type !== b.type)
+    throw new EvalError(`Attempted to ${what} the differently-typed model values ${a.name} and ${b.name}`);
+}
+
 const NON_NAMES = ['non-boolean', 'non-integer', 'non-string', 'non-model value', 'the value', 'the value'];
 
 function describeKind(v: Value): string {
@@ -239,12 +260,24 @@ export function equals(a: Value, b: Value): boolean {
   const ka = kindOf(a);
   const kb = kindOf(b);
   if (ka !== kb) {
+    if (ka === Kind.Model && (a as ModelValue).type !== null)
+      throw new EvalError(
+        `Attempted to check equality of typed model value ${show(a)} and non-model value\n${show(b)}`,
+      );
+    if (kb === Kind.Model && (b as ModelValue).type !== null) {
+      throw new EvalError(
+        `Attempted to check equality of the typed model value ${show(b)} and the non-model value\n${show(a)}`,
+      );
+    }
     if (ka === Kind.Model || kb === Kind.Model) return false;
     throw new EvalError(
       `Attempted to check equality of ${describeKind(a)} with ${NON_NAMES[ka]}:\n${show(b)}`,
     );
   }
-  if (ka === Kind.Model) return false;
+  if (ka === Kind.Model) {
+    checkTypes(a as ModelValue, b as ModelValue, 'check equality of');
+    return false;
+  }
   // Sizes at hand differ: unequal, without hashing either value.
   if (a instanceof FiniteSet && b instanceof FiniteSet && a.elems.length !== b.elems.length) return false;
   if (a instanceof Tuple && b instanceof Tuple && a.elems.length !== b.elems.length) return false;
@@ -286,9 +319,12 @@ function findSorted(elems: readonly Value[], v: Value): number {
 function checkComparable(elems: readonly Value[], v: Value): void {
   if (elems.length === 0) return;
   const kv = kindOf(v);
-  if (kv === Kind.Model) return;
   const e = elems[elems.length - 1]!;
   const ke = kindOf(e);
+  if (kv === Kind.Model) {
+    if ((v as ModelValue).type !== null) equals(v, e);
+    return;
+  }
   if (ke !== Kind.Model && ke !== kv) equals(v, e);
 }
 
