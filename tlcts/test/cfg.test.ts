@@ -27,6 +27,7 @@ describe('parseCfg: keywords', () => {
       properties: [],
       constraints: [],
       actionConstraints: [],
+      postconditions: [],
     });
   });
 
@@ -40,6 +41,7 @@ describe('parseCfg: keywords', () => {
         'VIEW View',
         'ALIAS Alias',
         'POSTCONDITION Post',
+        'POSTCONDITIONS Post2 Post3',
       ].join('\n'),
     );
     expect(c.specification).toBe('Spec');
@@ -48,7 +50,7 @@ describe('parseCfg: keywords', () => {
     expect(c.symmetry).toBe('Sym');
     expect(c.view).toBe('View');
     expect(c.alias).toBe('Alias');
-    expect(c.postcondition).toBe('Post');
+    expect(c.postconditions).toEqual(['Post', 'Post2', 'Post3']);
     expect(c.checkDeadlock).toBeUndefined();
   });
 

@@ -33,6 +33,42 @@ describe('TLC features', () => {
     ]);
   });
 
+  it('POSTCONDITION: checked at the end with the final counters and CounterExample; a failure exits 10', () => {
+    // Figures by hand in Postcondition.tla.
+    const run = (cfg: string) => {
+      const lines: string[] = [];
+      const { result } = runCheck({
+        ...spec('Postcondition', cfg),
+        checkDeadlock: false,
+        out: (l) => lines.push(l),
+      });
+      return { result, text: lines.join('\n') };
+    };
+    const ok = run('Postcondition');
+    expect(figures(ok.result)).toEqual({
+      verdict: 'success',
+      exitCode: 0,
+      distinct: 4,
+      generated: 4,
+      depth: 4,
+    });
+    expect(ok.text).not.toContain('Error');
+    // The first failing one, in the configuration's order, after which TLC still prints its success lines.
+    const wrong = run('Postcondition_Wrong');
+    expect(wrong.result.exitCode).toBe(10);
+    expect(wrong.text).toMatch(
+      /Error: Postcondition Wrong at line 12, col 10 to line 12, col 31 of module Postcondition is false.\nModel checking completed. No error has been found./,
+    );
+    expect(wrong.text).not.toContain('Failing');
+    const failing = run('Postcondition_Failing');
+    expect(failing.result.exitCode).toBe(10);
+    expect(failing.text).toContain('Error: Evaluating postcondition Failing at line 13, col 12');
+    // After a violation: evaluated on its behaviour, the violation's exit status kept.
+    const violation = run('Postcondition_Violation');
+    expect(violation.result.exitCode).toBe(12);
+    expect(violation.text).toMatch(/x = 2\n\n<<"behaviour", <<0, 1, 2>>>>\n3 states generated/);
+  });
+
   it('ALIAS: trace states are shown as the alias record, primed variables from the successor', () => {
     const lines: string[] = [];
     const { result } = runCheck({ ...spec('Alias'), out: (l) => lines.push(l) });

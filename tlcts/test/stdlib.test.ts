@@ -47,6 +47,9 @@ class Host implements BuiltinHost {
   trace(): Value {
     throw new EvalError('no behaviour here', 255);
   }
+  counterExample(): Value {
+    throw new EvalError('no violation here', 255);
+  }
 }
 
 let host = new Host();

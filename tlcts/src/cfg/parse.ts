@@ -1,8 +1,8 @@
 /**
  * Parser for TLC model configuration files (.cfg), following TLC's tlc2.tool.impl.ModelConfig:
  * a sequence of keyword sections; list sections (INVARIANT, PROPERTY, CONSTRAINT, ACTION_CONSTRAINT,
- * CONSTANT) run until the next keyword and accumulate over repeated sections; single-name keywords
- * (SPECIFICATION, INIT, NEXT, SYMMETRY, VIEW, ALIAS, POSTCONDITION, CHECK_DEADLOCK) may appear once.
+ * CONSTANT, POSTCONDITION) run until the next keyword and accumulate over repeated sections;
+ * single-name keywords (SPECIFICATION, INIT, NEXT, SYMMETRY, VIEW, ALIAS, CHECK_DEADLOCK) may appear once.
  */
 import path from 'node:path';
 import { CfgError, type CfgConstant, type CfgLocation, type CfgValue, type ModelConfig } from './types.js';
@@ -25,6 +25,7 @@ const KEYWORDS = new Set([
   'VIEW',
   'ALIAS',
   'POSTCONDITION',
+  'POSTCONDITIONS',
   'CHECK_DEADLOCK',
 ]);
 
@@ -138,8 +139,8 @@ function describe(t: Token): string {
   }
 }
 
-type SingleKey = 'specification' | 'init' | 'next' | 'symmetry' | 'view' | 'alias' | 'postcondition';
-type ListKey = 'invariants' | 'properties' | 'constraints' | 'actionConstraints';
+type SingleKey = 'specification' | 'init' | 'next' | 'symmetry' | 'view' | 'alias';
+type ListKey = 'invariants' | 'properties' | 'constraints' | 'actionConstraints' | 'postconditions';
 
 const SINGLE: Record<string, SingleKey> = {
   SPECIFICATION: 'specification',
@@ -148,7 +149,6 @@ const SINGLE: Record<string, SingleKey> = {
   SYMMETRY: 'symmetry',
   VIEW: 'view',
   ALIAS: 'alias',
-  POSTCONDITION: 'postcondition',
 };
 
 const LISTS: Record<string, { key: ListKey; what: string }> = {
@@ -160,6 +160,8 @@ const LISTS: Record<string, { key: ListKey; what: string }> = {
   CONSTRAINTS: { key: 'constraints', what: 'a constraint name' },
   ACTION_CONSTRAINT: { key: 'actionConstraints', what: 'an action constraint name' },
   ACTION_CONSTRAINTS: { key: 'actionConstraints', what: 'an action constraint name' },
+  POSTCONDITION: { key: 'postconditions', what: 'a postcondition name' },
+  POSTCONDITIONS: { key: 'postconditions', what: 'a postcondition name' },
 };
 
 class Parser {
@@ -182,6 +184,7 @@ class Parser {
       properties: [],
       constraints: [],
       actionConstraints: [],
+      postconditions: [],
     };
     for (let t = this.peek(); t.kind !== 'eof'; t = this.peek()) {
       if (t.kind !== 'keyword') {

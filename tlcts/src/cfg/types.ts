@@ -45,7 +45,8 @@ export interface ModelConfig {
   symmetry?: string;
   view?: string;
   alias?: string;
-  postcondition?: string;
+  /** POSTCONDITION(S): constant-level formulas checked when the run ends. */
+  postconditions: string[];
   /** CHECK_DEADLOCK FALSE disables deadlock checking; absent means TLC's default (TRUE). */
   checkDeadlock?: boolean;
 }

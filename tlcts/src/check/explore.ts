@@ -275,6 +275,8 @@ export class Explorer {
   private rebuilt: Value[][] | null = null;
   /** The trace being shown, whose states an ALIAS is evaluated on. */
   shownTrace: readonly Value[][] | null = null;
+  /** TLCExt's CounterExample while a violation is reported. */
+  counterExample: Value | null = null;
 
   get vars(): readonly string[] {
     return this.model.vars;

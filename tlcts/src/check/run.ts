@@ -10,6 +10,8 @@ import { loadModel, type Model } from './model.js';
 import { WorkerPool, defaultWorkerHeapMb, sequentialReason } from './parallel.js';
 import { formatLasso, formatState, formatTrace } from '../output/format.js';
 import { packageRoot } from '../util/package-root.js';
+import { counterExampleValue } from './counterexample.js';
+import { asEvalError } from './successor.js';
 
 export interface RunOptions extends ExploreOptions {
   tlaFile: string;
@@ -38,10 +40,14 @@ export interface RunOutcome {
   explorer?: Explorer;
 }
 
-/** What TLCExt's Trace reads: the variables, and the behaviour that led to a state. */
+/**
+ * What TLCExt's Trace and CounterExample read: the variables, the behaviour that led to a state,
+ * and the violation being reported.
+ */
 export interface History {
   readonly vars: readonly string[];
   behaviourTo(s: Value[]): Value[][];
+  readonly counterExample: Value | null;
 }
 
 /** TLCExt's Trace: the behaviour to s as records (`TLCExt#getTrace`), refused while s is partial. */
@@ -142,6 +148,7 @@ export function makeHost(
       }
     },
     trace: (s) => traceValue(history(), s),
+    counterExample: () => history()?.counterExample ?? counterExampleValue([], undefined),
     tlcSet(key, v) {
       if (typeof key !== 'number')
         throw new EvalError(
@@ -249,13 +256,16 @@ function prepare(
     );
   }
   const loaded = model;
-  // An ALIAS evaluated on the states of a trace being shown reads TLCExt's Trace from it.
-  const showing = (trace: TraceState[] | undefined, print: () => void): void => {
-    ready.shownTrace = trace?.map((t) => t.state) ?? null;
+  // An ALIAS or a POSTCONDITION evaluated while a violation is shown reads TLCExt's Trace and
+  // CounterExample from it.
+  const showing = (r: Pick<CheckResult, 'trace' | 'lasso'>, print: () => void): void => {
+    ready.shownTrace = r.trace?.map((t) => t.state) ?? null;
+    ready.counterExample = r.trace ? counterExampleValue(loaded.vars, r.trace, r.lasso) : null;
     try {
       print();
     } finally {
       ready.shownTrace = null;
+      ready.counterExample = null;
     }
   };
   const ready: Explorer = new Explorer(loaded, {
@@ -264,7 +274,7 @@ function prepare(
     ...(opts.continueAfterViolations
       ? {
           onViolation: (v: Omit<CheckResult, 'seconds'>) =>
-            showing(v.trace, () => reportError(v, loaded, out, () => undefined)),
+            showing(v, () => reportError(v, loaded, out, () => undefined)),
         }
       : {}),
   });
@@ -273,8 +283,9 @@ function prepare(
     model: loaded,
     explorer: ready,
     report: (result) => {
-      showing(result.trace, () => report(result, loaded, out, warn));
-      return { result, model: loaded, explorer: ready };
+      let reported = result;
+      showing(result, () => (reported = report(result, loaded, out, warn)));
+      return { result: reported, model: loaded, explorer: ready };
     },
   };
 }
@@ -293,7 +304,41 @@ function warningPrinter(out: (line: string) => void, enabled: boolean): (text: s
   };
 }
 
-function report(r: CheckResult, m: Model, out: (line: string) => void, warn: (text: string) => void): void {
+/**
+ * The POSTCONDITIONs in the configuration's order (`Tool#checkPostConditionWithContext`): the first
+ * false or failing one is printed, and its exit status returned (VIOLATION_ASSUMPTION, 10).
+ */
+function checkPostconditions(m: Model, out: (line: string) => void): number | undefined {
+  for (const p of m.postconditions) {
+    let holds: boolean;
+    try {
+      holds = p.check();
+    } catch (thrown) {
+      const err = asEvalError(thrown);
+      if (!(err instanceof EvalError)) throw err;
+      out(`Error: Evaluating postcondition ${p.name} at ${p.loc} failed.\n${err.message}`);
+      return 10;
+    }
+    if (!holds) {
+      out(`Error: Postcondition ${p.name} at ${p.loc} is false.`);
+      return 10;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Prints the result in TLC's words; the POSTCONDITIONs are checked on success (a failure there is
+ * the run's exit status, after TLC's success lines) and after the behaviour of a safety violation
+ * or deadlock (where the violation's status stands), not after evaluation errors (`ModelChecker`).
+ */
+function report(
+  r: CheckResult,
+  m: Model,
+  out: (line: string) => void,
+  warn: (text: string) => void,
+): CheckResult {
+  let reported = r;
   const stats = () => {
     if (r.generatedStates === null) return;
     out(
@@ -301,8 +346,15 @@ function report(r: CheckResult, m: Model, out: (line: string) => void, warn: (te
     );
     out(`The depth of the complete state graph search is ${r.depth}.`);
   };
+  // After the behaviour, before the figures.
+  const postconditionsThenStats = () => {
+    checkPostconditions(m, out);
+    stats();
+  };
   switch (r.verdict) {
     case 'success': {
+      const failed = checkPostconditions(m, out);
+      if (failed !== undefined) reported = { ...r, exitCode: failed };
       out('Model checking completed. No error has been found.');
       const d = r.distinctStates ?? 0;
       const p = (d * ((r.generatedStates ?? 0) - d)) / 2 ** 64;
@@ -322,15 +374,19 @@ function report(r: CheckResult, m: Model, out: (line: string) => void, warn: (te
     }
     case 'property violated':
       if (r.lasso) reportLasso(r, m, out, warn, stats);
-      else reportError(r, m, out, stats);
+      else reportError(r, m, out, postconditionsThenStats);
       break;
     case 'assumption false':
       out(`Error: ${r.message}`);
       break;
-    default:
+    case 'evaluation error':
       reportError(r, m, out, stats);
+      break;
+    default:
+      reportError(r, m, out, postconditionsThenStats);
   }
   out(`Finished in ${duration(r.seconds)} at (${tlcDate(Date.now())})`);
+  return reported;
 }
 
 /** A temporal violation, with its lasso. */

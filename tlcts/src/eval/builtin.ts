@@ -11,6 +11,8 @@ export interface BuiltinHost {
   tlcSet(key: Value, v: Value): void;
   /** TLCExt's Trace: the behaviour from an initial state to s, one record per state. */
   trace(s: Value[] | null): Value;
+  /** TLCExt's CounterExample: the violation being reported (in POSTCONDITION and ALIAS), or none. */
+  counterExample(): Value;
 }
 
 /** An argument evaluated on demand (AssertError must catch the errors of its second argument). */

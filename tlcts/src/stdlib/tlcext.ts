@@ -1,8 +1,8 @@
 /**
- * TLCExt: the operators specs commonly use; Trace asks the checker for the behaviour. TLCDefer,
- * PickSuccessor, TLCFP, CounterExample, ToTrace and TLCEvalDefinition are not here.
+ * TLCExt: the operators specs commonly use; Trace and CounterExample ask the checker for the
+ * behaviour. TLCDefer, PickSuccessor, TLCFP and TLCEvalDefinition are not here.
  */
-import { equals, modelValue, show, type Value } from '../values/value.js';
+import { FcnValue, Tuple, equals, isSet, modelValue, show, type Value } from '../values/value.js';
 import { EvalError } from '../values/errors.js';
 import type { BuiltinModule, LazyArg } from './builtin.js';
 import type { OpValue } from '../eval/runtime.js';
@@ -60,4 +60,20 @@ export const TLCEXT: BuiltinModule = defineModule('TLCExt', [], {
   },
   TLCCache: { arity: 2, fn: (a) => a[0] as Value },
   Trace: { arity: 0, fn: (_a, host, c) => host.trace(c.s) },
+  CounterExample: { arity: 0, fn: (_a, host) => host.counterExample() },
+  // The states of a CounterExample as a sequence, ordered by their indexes.
+  ToTrace: {
+    arity: 1,
+    fn: (a) => {
+      const ce = a[0] as Value;
+      const states = ce instanceof FcnValue ? ce.get('state') : undefined;
+      if (!states || !isSet(states) || !states.isFinite()) throw oneArgError('ToTrace', 'CounterExample', ce);
+      const pairs = [...states.normalized().elems].map((p) =>
+        p instanceof FcnValue ? [p.get(1), p.get(2)] : [],
+      );
+      if (pairs.some(([i, s]) => typeof i !== 'number' || s === undefined))
+        throw oneArgError('ToTrace', 'CounterExample', ce);
+      return new Tuple(pairs.sort((x, y) => (x[0] as number) - (y[0] as number)).map(([, s]) => s!));
+    },
+  },
 });

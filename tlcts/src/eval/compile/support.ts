@@ -98,8 +98,9 @@ export const NONDETERMINISTIC = new Set([
   'Print',
   'PrintT',
   'TLCSet',
-  // TLCExt's: the behaviour to the current state.
+  // TLCExt's: the behaviour to the current state, the violation being reported.
   'Trace',
+  'CounterExample',
 ]);
 
 /**
