@@ -169,6 +169,15 @@ export async function main(argv: string[]): Promise<number> {
     )
     .option('--noGenerateSpecTE', 'accepted for TLC compatibility')
     .option(
+      '--lncheck <when>',
+      'when temporal properties are checked (TLC: default or final); tlcts checks them once, at the end, as `final`',
+      (v: string) => {
+        if (!['default', 'final', 'seqfinal'].includes(v))
+          throw new CommandLineError(`-lncheck takes default, final or seqfinal, not ${v}.`);
+        return v;
+      },
+    )
+    .option(
       '--fp <n>',
       'seed of the order of successors in temporal checking (as TLC, it picks the counterexample shown)',
       numberFlag(isNonNegativeInt, (v) => `A number for -fp is required. But encountered ${v}`),
@@ -236,7 +245,12 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`Error: cannot find the specification ${tlaFile}.`);
     return 150;
   }
-  const cfgFile = opts.config ?? tlaFile.replace(/\.tla$/, '.cfg');
+  // TLC takes `-config M` as M.cfg, and a .tla's embedded configuration (`MonolithSpecExtractor`).
+  const cfgFile = opts.config
+    ? /\.(cfg|tla)$/.test(opts.config)
+      ? opts.config
+      : `${opts.config}.cfg`
+    : tlaFile.replace(/\.tla$/, '.cfg');
   if (!fs.existsSync(cfgFile)) {
     console.error(`Error: cannot find the configuration ${cfgFile}.`);
     return 151;

@@ -133,6 +133,26 @@ describe('tlcts command line', () => {
     expect(tlcts(...spec, '-continue', '-simulate').code).toBe(1);
   });
 
+  it('takes -config M as M.cfg, a .tla given to -config by its embedded block, and -lncheck final', () => {
+    const dir = path.join(root, 'tlcts/test/specs/Continue');
+    const base = [path.join(dir, 'Continue.tla'), '-deadlock', '-continue'];
+    expect(tlcts(...base, '-config', path.join(dir, 'Continue'), '-lncheck', 'final').code).toBe(0);
+    expect(tlcts(...base, '-lncheck', 'sometimes').out).toContain(
+      '-lncheck takes default, final or seqfinal',
+    );
+    const tla = path.join(tmp, 'Embedded.tla');
+    // Only the block named after the file counts; an Init without solutions gives 0 states, depth 0.
+    fs.writeFileSync(
+      tla,
+      "---- MODULE Embedded ----\nVARIABLE x\nInit == x \\in {}\nNext == x' = x\n====\n" +
+        '---- CONFIG Other ----\nINIT Nothing\n====\n---- CONFIG Embedded ----\nINIT Init\nNEXT Next\n====\n',
+    );
+    const { code, out } = tlcts(tla, '-config', tla);
+    expect(code).toBe(0);
+    expect(out).toContain('0 states generated, 0 distinct states found, 0 states left on queue.');
+    expect(out).toContain('The depth of the complete state graph search is 0.');
+  });
+
   it('counts columns as SANY does: a tab reaches the next multiple of 8', () => {
     const tla = path.join(tmp, 'Tabs.tla');
     // `Next ==` ends at column 7; the tabs end at columns 8 and 16, so x' starts at 17 (not 10).

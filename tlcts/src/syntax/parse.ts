@@ -20,7 +20,7 @@ import path from 'node:path';
 import { SanyError, TlaError } from '../errors.js';
 import { fatalParsingReport, sanySyntaxError } from './sany.js';
 import { copyTree, parserFor, type SyntaxNode as Node } from './tree.js';
-import { blankAlgorithmComments } from './algorithm-comments.js';
+import { treeSitterText } from './tree-sitter-text.js';
 
 const INFIX: Record<string, string> = {
   amp: '&',
@@ -140,9 +140,9 @@ function parser(): Parser {
  */
 export function parseModules(source: string, file: string, spec: string): ModuleAst[] {
   // tree-sitter's JS binding reads long inputs in chunks; a callback keeps it exact for any size.
-  const text = blankAlgorithmComments(source);
+  const text = treeSitterText(source);
   const tree = parser().parse((index) => text.slice(index, index + 8192));
-  const root = copyTree(tree, source);
+  const root = copyTree(tree, text);
   const modules = kids(root).filter((n) => n.type === 'module');
   if (root.hasError || modules.length === 0) {
     // SANY names the module after its file, whatever the header says.
