@@ -414,18 +414,6 @@ describe("TLC's exit codes and words for what it refuses (EC.ExitStatus#errorCon
     }
   });
 
-  it('75: action composition \\cdot, met in a step', () => {
-    const { result } = check(
-      writeSpec(
-        'Cdot',
-        counter('Cdot', "A == x' = x + 1\nComposed == A \\cdot A"),
-        'INIT Init\nNEXT Composed\n',
-      ),
-    );
-    expect(result.exitCode).toBe(75);
-    expect(result.message).toBe('The current version of TLC does not support action composition.');
-  });
-
   it('75: EXTENDS Reals, whose / TLC cannot evaluate (Reals.tla\'s CHOOSE over the string "Reals")', () => {
     const tla = "---- MODULE Div ----\nEXTENDS Reals\nVARIABLE x\nInit == x = 1\nNext == x' = x / 2\n====\n";
     const { result } = check(writeSpec('Div', tla));

@@ -408,6 +408,12 @@ const cases: Case[] = [
     expected: ok(8, 19, 5),
   },
   {
+    folder: 'Compose',
+    checkDeadlock: false,
+    what: 'action composition \\cdot in Next, ENABLED and action properties',
+    expected: ok(4, 7, 4),
+  },
+  {
     folder: 'PlusCalComment',
     checkDeadlock: false,
     what: 'a PlusCal algorithm in a comment that tree-sitter would not parse',
@@ -519,11 +525,6 @@ const refusals: Refusal[] = [
     folder: 'RefuseSubexpr',
     what: 'a subexpression reference Both!1',
     message: /^unsupported: subexpression .* at line \d+/,
-  },
-  {
-    folder: 'RefuseCompose',
-    what: 'action composition \\cdot',
-    message: /^The current version of TLC does not support action composition\.$/,
   },
 ];
 

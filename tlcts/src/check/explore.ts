@@ -459,12 +459,20 @@ export class Explorer {
       if (maxDepth !== undefined && item.level >= maxDepth) continue;
       const s = item.s;
       const before = this.generated;
+      // The intermediate states of \cdot steps count as generated (TLC's) as they are reached, and
+      // a state with some is not deadlocked.
+      let composed = m.compiler.composedStates;
+      const countComposed = () => {
+        this.generated += m.compiler.composedStates - composed;
+        composed = m.compiler.composedStates;
+      };
       let unseen = 0;
       const c = this.ctx(s, t, 0);
       this.level = item.level;
       if (live) live.begin(item.id, s);
       this.successors.from(s);
       next(c, () => {
+        countComposed();
         this.generated++;
         this.level = item.level + 1;
         const succ = completeSuccessor(m, t);
@@ -491,6 +499,7 @@ export class Explorer {
         if (fresh) this.queue.push({ id, level: item.level + 1, s: succ });
         this.level = item.level;
       });
+      countComposed();
       if (this.generated === before && m.checkDeadlock) throw deadlockStop(item.id);
       this.outDegree.add(unseen);
       if (live) live.end(item.id);

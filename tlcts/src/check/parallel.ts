@@ -234,6 +234,8 @@ const REGISTER_WRITERS = new Set(['TLCSet', 'TLCGetAndSet']);
 const REGISTER_READERS = new Set(['TLCGet', 'TLCGetOrDefault']);
 /** TLCExt's Trace: the behaviour to a state, as the one thread that found it rebuilds it. */
 const HISTORY_READERS = new Set(['Trace']);
+/** Action composition, whose intermediate states the thread taking the steps counts as generated. */
+const COMPOSITION = '\\cdot';
 
 /**
  * Why the parallel search would not give the sequential search's results, or null when it does.
@@ -256,6 +258,8 @@ export function sequentialReason(
         reason = `the spec uses ${e.name}, whose registers would be each worker's own`;
       else if (HISTORY_READERS.has(e.name))
         reason = `the spec uses ${e.name}, the behaviour that one thread found`;
+      else if (e.name === COMPOSITION)
+        reason = 'the spec composes actions (\\cdot), whose steps one thread counts';
       else if (REGISTER_READERS.has(e.name) && !(key && isFixedKey(key)))
         reason = `the spec reads the run's counters with ${e.name} (they would differ from one thread's)`;
     }

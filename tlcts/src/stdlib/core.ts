@@ -571,12 +571,12 @@ export const CORE: BuiltinModule = defineModule('--TLA+ BUILTINS--', [], {
   '\\subseteq': binary(isSubsetEq),
   BOOLEAN: { arity: 0, fn: () => BOOLEAN_SET },
   STRING: { arity: 0, fn: () => STRING_SET },
-  // Action composition: TLC refuses it when it meets it, without evaluating the operands (`Tool`).
+  // Action composition: named here, taken by the compiler as the actions it composes (action-mode.ts).
   '\\cdot': {
     arity: 2,
     lazyParams: [0, 1],
     fn: () => {
-      throw new EvalError('The current version of TLC does not support action composition.');
+      throw new EvalError('Internal error: \\cdot evaluated as a value.', 255);
     },
   },
 });

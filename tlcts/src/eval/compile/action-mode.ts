@@ -172,6 +172,11 @@ const BUILTIN_SYNTAX = new Set(['=', '/=', '#', '\\in', '\\notin', '~', '=>', '<
 export class ActionCompiler extends ValueCompiler {
   /** The action entered last through a split point of Next, in actions compiled withLabels. */
   currentAction: ActionLabel | null = null;
+  /**
+   * The intermediate states `A \cdot B` steps went through, which TLC counts as generated
+   * (`Tool#getNextStatesApplSwitch`: those of an outermost composition only).
+   */
+  composedStates = 0;
 
   /**
    * Compiles e as an action. `init` makes unprimed variables the assignment targets (Init);
@@ -356,6 +361,8 @@ export class ActionCompiler extends ValueCompiler {
         if (e.kind === 'OpApp' && BUILTIN_SYNTAX.has(e.name)) break;
         const sym = this.resolve(e.name, scope, e);
         const args = e.kind === 'OpApp' ? e.args : [];
+        if (sym.k === 'builtin' && e.name === '\\cdot' && args.length === 2 && !init)
+          return this.composition(args[0]!, args[1]!, scope);
         if (sym.k === 'def' && sym.h.def.kind === 'OpDef')
           return this.actCall(sym.h, args, scope, init, top, null, e);
         if (sym.k === 'slot' && sym.mode === 'byname') {
@@ -393,6 +400,50 @@ export class ActionCompiler extends ValueCompiler {
       }
     }
     return guardAct(this.expr(e, scope), e);
+  }
+
+  /**
+   * `A \cdot B` as TLC takes its steps (`Tool#getNextStatesApplSwitch`, enabled by its property
+   * tlc2.tool.impl.Tool.cdot): the states A reaches from the primed values bound so far, then B's
+   * steps from each of them, taken from the state before; the intermediate states count as generated.
+   */
+  private composition(a: Expr, b: Expr, scope: Scope): ActClosure {
+    const first = this.act(a, scope, false, false);
+    const second = this.act(b, scope, false, false);
+    return (c, k) => {
+      const counted = this.uncounted === 0;
+      const middle = c.t!.slice();
+      const middles: Value[][] = [];
+      this.uncounted++;
+      try {
+        first({ s: c.s, t: middle, f: c.f }, () => middles.push(middle.slice()));
+      } finally {
+        this.uncounted--;
+      }
+      if (counted) this.composedStates += middles.length;
+      for (const m of middles) second({ s: m, t: c.t, f: c.f }, k);
+    };
+  }
+
+  /**
+   * `A \cdot B` on a step from s to t (`Tool#evalApplImpl`): some state A reaches from s, from
+   * nothing bound, with B true of the step from it to t.
+   */
+  protected compositionValue(a: Expr, b: Expr, scope: Scope): Closure {
+    const first = this.act(a, scope, false, false);
+    const second = this.expr(b, scope);
+    const n = this.varNames.length;
+    return (c) => {
+      const middle: Value[] = new Array(n);
+      const middles: Value[][] = [];
+      this.uncounted++;
+      try {
+        first({ s: c.s, t: middle, f: c.f }, () => middles.push(middle.slice()));
+      } finally {
+        this.uncounted--;
+      }
+      return middles.some((m) => boolOf(second({ s: m, t: c.t, f: c.f }), b));
+    };
   }
 
   /** `x' = e` / `x' \in S` (or `x = e` / `x \in S` in Init) when x is a variable. */

@@ -105,6 +105,8 @@ export abstract class CallCompiler extends ConstantAnalysis {
   abstract act(e: Expr, scope: Scope, init: boolean, top: boolean): ActClosure;
   /** `UNCHANGED e` as an action (action mode). */
   protected abstract unchanged(e: Expr, scope: Scope): ActClosure;
+  /** `A \cdot B` as a predicate on a step (action mode). */
+  protected abstract compositionValue(a: Expr, b: Expr, scope: Scope): Closure;
 
   /** Definitions whose body is being compiled: a call met inside one is recursive, not inlined. */
   protected readonly compilingDefs = new Set<DefHandle>();
@@ -489,6 +491,8 @@ export abstract class CallCompiler extends ConstantAnalysis {
 
   protected opApp(e: Expr & { kind: 'OpApp' }, scope: Scope): Closure {
     const args = e.args;
+    if (e.name === '\\cdot' && args.length === 2 && this.resolve(e.name, scope, e).k === 'builtin')
+      return this.compositionValue(args[0]!, args[1]!, scope);
     switch (e.name) {
       case '=':
       case '/=':

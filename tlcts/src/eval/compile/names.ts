@@ -18,6 +18,12 @@ export class NameResolver {
   /** Whether the actions being compiled name themselves in currentAction as they run. */
   protected labelling = false;
 
+  /**
+   * How many evaluations are under way whose `\cdot` steps are not counted as generated (the first
+   * action of a composition, ENABLED, a composition as a predicate); see composedStates.
+   */
+  protected uncounted = 0;
+
   constructor(
     readonly loader: ModuleLoader,
     readonly host: BuiltinHost,

@@ -213,6 +213,7 @@ export abstract class ValueCompiler extends CallCompiler {
         const act = this.act(e.expr, scope, false, false);
         const n = this.varNames.length;
         return (c) => {
+          this.uncounted++;
           try {
             act({ s: c.s, t: new Array(n), f: c.f }, () => {
               throw STOP;
@@ -220,6 +221,8 @@ export abstract class ValueCompiler extends CallCompiler {
           } catch (err) {
             if (err === STOP) return true;
             throw err;
+          } finally {
+            this.uncounted--;
           }
           return false;
         };
