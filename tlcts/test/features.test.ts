@@ -69,6 +69,13 @@ describe('TLC features', () => {
     expect(violation.text).toMatch(/x = 2\n\n<<"behaviour", <<0, 1, 2>>>>\n3 states generated/);
   });
 
+  it('computes a module-level constant definition once for the run (a random draw, a Print)', () => {
+    const lines: string[] = [];
+    const { result } = runCheck({ ...spec('ConstOnce'), out: (l) => lines.push(l) });
+    expect(figures(result)).toEqual({ verdict: 'success', exitCode: 0, distinct: 1, generated: 2, depth: 1 });
+    expect(lines.filter((l) => l.includes('computed once'))).toEqual(['"computed once"  3']);
+  });
+
   it('ALIAS: trace states are shown as the alias record, primed variables from the successor', () => {
     const lines: string[] = [];
     const { result } = runCheck({ ...spec('Alias'), out: (l) => lines.push(l) });

@@ -234,6 +234,8 @@ const REGISTER_WRITERS = new Set(['TLCSet', 'TLCGetAndSet']);
 const REGISTER_READERS = new Set(['TLCGet', 'TLCGetOrDefault']);
 /** TLCExt's Trace: the behaviour to a state, as the one thread that found it rebuilds it. */
 const HISTORY_READERS = new Set(['Trace']);
+/** Random draws: a constant definition drawing one is drawn once for the run, by one thread. */
+const RANDOM = new Set(['RandomElement', 'JavaTime']);
 /** Action composition, whose intermediate states the thread taking the steps counts as generated. */
 const COMPOSITION = '\\cdot';
 
@@ -258,6 +260,8 @@ export function sequentialReason(
         reason = `the spec uses ${e.name}, whose registers would be each worker's own`;
       else if (HISTORY_READERS.has(e.name))
         reason = `the spec uses ${e.name}, the behaviour that one thread found`;
+      else if (RANDOM.has(e.name))
+        reason = `the spec uses ${e.name}, whose constant definitions one thread computes once`;
       else if (e.name === COMPOSITION)
         reason = 'the spec composes actions (\\cdot), whose steps one thread counts';
       else if (REGISTER_READERS.has(e.name) && !(key && isFixedKey(key)))

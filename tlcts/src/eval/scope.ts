@@ -58,6 +58,8 @@ export interface Compiled<T> {
 /** A definition together with where it was defined; compiled on first use. */
 export class DefHandle {
   value?: Compiled<Closure>;
+  /** The value of a module-level constant definition, once computed. */
+  constantValue?: Value;
   readonly acts = new Map<string, Compiled<ActClosure>>();
   /** For each parameter: passed by name (true) or by value (false). */
   byName?: boolean[];

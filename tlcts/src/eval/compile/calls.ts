@@ -314,6 +314,10 @@ export abstract class CallCompiler extends ConstantAnalysis {
           ? (c) => compiled.body({ s: c.s, t: c.t, f: parent(c.f) })
           : (c) => compiled.body({ s: c.s, t: c.t, f: new Frame(compiled.size, parent(c.f)) });
       if (constant) {
+        // A module-level one is computed once for the run, as TLC pre-evaluates it (so a
+        // RandomElement or Print in it is drawn or printed once); others once per call site.
+        if (h.scope === h.scope.inst.top && h.scope.level === 0)
+          return (c) => (h.constantValue ??= run({ s: null, t: null, f: c.f }));
         let cached: Value | undefined;
         return (c) => (cached ??= run({ s: null, t: null, f: c.f }));
       }

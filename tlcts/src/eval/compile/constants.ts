@@ -4,7 +4,7 @@
 import type { Expr } from '../../syntax/ast.js';
 import { boundNames, forEachChild } from '../../syntax/walk.js';
 import { DefHandle, Scope } from '../scope.js';
-import { NONDETERMINISTIC, NOT_HOISTED_BUILTINS } from './support.js';
+import { NOT_HOISTED_BUILTINS, RUN_DEPENDENT } from './support.js';
 import { NameResolver } from './names.js';
 
 export class ConstantAnalysis extends NameResolver {
@@ -140,7 +140,7 @@ export class ConstantAnalysis extends NameResolver {
               !(sym.h.arity > 0 && this.isConstantBody(sym.h, strict))
             )
               constant = false;
-            else if (sym?.k === 'builtin' && (strict ? NOT_HOISTED_BUILTINS : NONDETERMINISTIC).has(x.name))
+            else if (sym?.k === 'builtin' && (strict ? NOT_HOISTED_BUILTINS : RUN_DEPENDENT).has(x.name))
               constant = false;
           }
           if (x.kind === 'OpApp') x.args.forEach((a) => visit(a, b));

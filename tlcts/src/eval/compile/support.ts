@@ -104,6 +104,14 @@ export const NONDETERMINISTIC = new Set([
 ]);
 
 /**
+ * Builtins whose value depends on the run (its registers, counters and behaviour): TLC's
+ * pre-evaluation of constant definitions fails on them at startup, or freezes what it should not,
+ * so a definition using them is evaluated where it is used. A definition that prints or draws a
+ * random element once is TLC's constant (`SpecProcessor#processConstantDefns`).
+ */
+export const RUN_DEPENDENT: ReadonlySet<string> = new Set(['TLCGet', 'TLCSet', 'Trace', 'CounterExample']);
+
+/**
  * Builtins that read the checker's registers or the outside world, or have effects: a constant
  * definition using them is computed once (as TLC does), but a subexpression is not (nor is an
  * invariant's conjunct using them taken over from a predecessor, see eval/reads.ts).
