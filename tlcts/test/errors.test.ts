@@ -506,6 +506,16 @@ describe("TLC's exit codes and words for what it refuses (EC.ExitStatus#errorCon
     }
   });
 
+  it('151: a constant substituted by a definition that reads a variable (processConstantDefns)', () => {
+    const spec =
+      "---- MODULE Subst ----\nCONSTANT C\nVARIABLE x\nNow == x\nInit == x = C\nNext == x' = x\n====\n";
+    const { result } = check(writeSpec('Subst', spec, 'CONSTANT C <- Now\nINIT Init\nNEXT Next\n'));
+    expect({ code: result.exitCode, message: result.message }).toEqual({
+      code: 151,
+      message: 'The configuration file substitutes constant C with non-constant Now',
+    });
+  });
+
   describe("a model without INIT or NEXT, as TLC's SpecProcessor allows it", () => {
     // INIT may be missing only when nothing needs a state (no variable, invariant or property), NEXT
     // only when nothing checks a step (no invariant or property); without NEXT, the initial states

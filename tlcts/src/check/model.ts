@@ -138,8 +138,21 @@ export function loadModel(opts: LoadOptions): Model {
     if (c.kind === 'moduleValue') moduleValues.set(c, cfgValue(c.value));
   }
   const loader = new ModuleLoader(opts.tlaFile);
-  const root = loader.root((name, inst) => bindConstant(name, inst, config, cfgValues));
+  const substituted: { name: string; sym: Sym }[] = [];
+  const root = loader.root((name, inst) => {
+    const sym = bindConstant(name, inst, config, cfgValues);
+    if (sym.k === 'def') substituted.push({ name, sym });
+    return sym;
+  });
   const compiler = new Compiler(loader, opts.host, loader.variables);
+  // TLC evaluates a definition substituted for a constant at startup (`processConstantDefns`).
+  for (const { name, sym } of substituted) {
+    if (sym.k === 'def' && sym.h.arity === 0 && !compiler.isConstantDef(sym.h))
+      throw new TlaError(
+        `The configuration file substitutes constant ${name} with non-constant ${sym.h.name}`,
+        151,
+      );
+  }
   applyOverrides(root, loader, config, cfgValues, moduleValues);
   return new ModelBuilder(config, loader, root, compiler, opts).build();
 }
