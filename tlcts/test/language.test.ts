@@ -522,6 +522,11 @@ const refusals: Refusal[] = [
     message: /^TLC attempted to evaluate an unbounded CHOOSE\.\n/,
   },
   {
+    folder: 'RefuseStepOperatorArg',
+    what: 'the prime passed as an operator argument',
+    message: /^unsupported: the operator ' passed as an operator argument at line 15, col 22/,
+  },
+  {
     folder: 'RefuseSubexpr',
     what: 'a subexpression reference Both!1',
     message: /^unsupported: subexpression .* at line \d+/,

@@ -98,6 +98,9 @@ export function variableValue(sym: Sym & { k: 'var' }, primed: boolean): Closure
   };
 }
 
+/** Operators of steps and behaviours, which SANY lets a spec pass as operator arguments. */
+const STEP_OPERATORS = new Set(["'", 'UNCHANGED', 'ENABLED', '[]', '<>']);
+
 export abstract class CallCompiler extends ConstantAnalysis {
   /** The value of e (value mode, value-mode.ts). */
   abstract expr(e: Expr, scope: Scope): Closure;
@@ -408,6 +411,12 @@ export abstract class CallCompiler extends ConstantAnalysis {
     }
     if (a.kind !== 'Ident' && a.kind !== 'Prefixed') {
       throw new TlaError(`An operator argument must be an operator name or LAMBDA at ${locText(a)}.`);
+    }
+    if (a.kind === 'Ident' && STEP_OPERATORS.has(a.name)) {
+      throw new TlaError(
+        `unsupported: the operator ${a.name} passed as an operator argument at ${locText(a)}`,
+        255,
+      );
     }
     // A named operator is called with as many arguments as the receiver passes: compiled per count.
     const byArity = new Map<number, { size: number; call: Closure }>();
