@@ -426,6 +426,17 @@ const cases: Case[] = [
     expected: ok(5, 7, 3),
   },
   { folder: 'CfgOverride', what: 'Combine <- Sum and Width <- BigWidth in the cfg', expected: ok(6, 7, 6) },
+  { folder: 'OperatorTable', what: 'operators given by values in the cfg (F(0) = 1)', expected: ok(3, 4, 3) },
+  {
+    folder: 'OperatorTable',
+    cfg: 'OperatorTable_Partial',
+    what: 'an operator given by values applied where it has none',
+    expected: evaluationError(
+      75,
+      [3, 3, 3],
+      /^Attempted to apply operator:\n\{ <0, 1>, <1, 2>\}\nto arguments \(2\), which is undefined\.$/,
+    ),
+  },
   {
     folder: 'CyclicOverride',
     checkDeadlock: false,

@@ -18,10 +18,11 @@ import { Levels, STATE, TEMPORAL } from '../live/level.js';
 import { LiveBuilder } from '../live/build.js';
 import type { Live } from '../live/formula.js';
 import { solve, type Solution } from '../live/solution.js';
-import type { BuiltinHost } from '../eval/builtin.js';
+import type { Builtin, BuiltinHost } from '../eval/builtin.js';
 import {
   FcnValue,
   SetValue,
+  equals,
   intern,
   modelValue,
   resetValueTables,
@@ -126,6 +127,30 @@ function cfgValue(v: CfgValue): Value {
   }
 }
 
+/** One line `Op(a, b) = v` of the configuration. */
+interface TableRow {
+  args: Value[];
+  value: Value;
+}
+
+/**
+ * A constant operator given by values in the configuration (`F(0) = 1`, `F(1) = 2`): defined at
+ * those arguments only (TLC's OpRcdValue).
+ */
+function operatorTable(rows: TableRow[]): Builtin {
+  const text = `{ ${rows.map((r) => `<${[...r.args, r.value].map(show).join(', ')}>`).join(', ')}}`;
+  return {
+    arity: rows[0]!.args.length,
+    fn: (args) => {
+      const row = rows.find((r) => r.args.every((a, i) => equals(a, args[i] as Value)));
+      if (row) return row.value;
+      throw new EvalError(
+        `Attempted to apply operator:\n${text}\nto arguments (${args.map((a) => show(a as Value)).join(', ')}), which is undefined.`,
+      );
+    },
+  };
+}
+
 export function loadModel(opts: LoadOptions): Model {
   const config = parseCfg(fs.readFileSync(opts.cfgFile, 'utf8'), opts.cfgFile);
   refuseUnsupported(config);
@@ -133,13 +158,26 @@ export function loadModel(opts: LoadOptions): Model {
   // TLC interns the configuration's values before it parses the modules (value order depends on it).
   const cfgValues = new Map<string, Value>();
   const moduleValues = new Map<CfgConstant, Value>();
+  const operatorTables = new Map<string, TableRow[]>();
   for (const c of config.constants) {
     if (c.kind === 'value') cfgValues.set(c.name, cfgValue(c.value));
     if (c.kind === 'moduleValue') moduleValues.set(c, cfgValue(c.value));
+    if (c.kind === 'operatorValue') {
+      const rows = operatorTables.get(c.name) ?? [];
+      if (rows.length > 0 && rows[0]!.args.length !== c.args.length)
+        throw new TlaError(
+          `The arity of the operator ${c.name} is inconsistent in the configuration file.`,
+          151,
+        );
+      rows.push({ args: c.args.map(cfgValue), value: cfgValue(c.value) });
+      operatorTables.set(c.name, rows);
+    }
   }
   const loader = new ModuleLoader(opts.tlaFile);
   const substituted: { name: string; sym: Sym }[] = [];
   const root = loader.root((name, inst) => {
+    const rows = operatorTables.get(name);
+    if (rows) return { k: 'builtin', b: operatorTable(rows), name };
     const sym = bindConstant(name, inst, config, cfgValues);
     if (sym.k === 'def') substituted.push({ name, sym });
     return sym;
@@ -153,7 +191,7 @@ export function loadModel(opts: LoadOptions): Model {
         151,
       );
   }
-  applyOverrides(root, loader, config, cfgValues, moduleValues);
+  applyOverrides(root, loader, config, cfgValues, moduleValues, operatorTables);
   return new ModelBuilder(config, loader, root, compiler, opts).build();
 }
 
@@ -161,11 +199,9 @@ export function loadModel(opts: LoadOptions): Model {
 function refuseUnsupported(config: ModelConfig): void {
   for (const c of config.constants) {
     const what =
-      c.kind === 'operatorValue'
-        ? `an operator defined by values (${c.name}(...) = ...)`
-        : c.kind === 'moduleValue' && c.args.length > 0
-          ? `a module-scoped operator defined by values (${c.name}(...) = [${c.module}] ...)`
-          : undefined;
+      c.kind === 'moduleValue' && c.args.length > 0
+        ? `a module-scoped operator defined by values (${c.name}(...) = [${c.module}] ...)`
+        : undefined;
     if (what) throw new TlaError(`unsupported: ${what} at line ${c.loc.line} of ${config.file}`, 151);
   }
 }
@@ -199,6 +235,7 @@ function applyOverrides(
   config: ModelConfig,
   values: Map<string, Value>,
   moduleValues: Map<CfgConstant, Value>,
+  operatorTables: Map<string, TableRow[]>,
 ): void {
   for (const c of config.constants) {
     if (c.kind === 'moduleValue') {
@@ -219,6 +256,11 @@ function applyOverrides(
     const sym = root.names.get(c.name);
     if (!sym || (sym.k !== 'def' && sym.k !== 'builtin')) continue;
     let replacement: Sym | undefined;
+    if (c.kind === 'operatorValue') {
+      // A declared constant is bound to its table already; a definition is replaced by it.
+      if (sym.k === 'builtin') continue;
+      replacement = { k: 'builtin', b: operatorTable(operatorTables.get(c.name)!), name: c.name };
+    }
     if (c.kind === 'value') replacement = { k: 'const', value: values.get(c.name)!, name: c.name };
     else if (c.kind === 'substitution') replacement = root.names.get(c.by);
     if (!replacement) throw new TlaError(`The configuration overrides ${c.name} with an unknown name.`, 151);
