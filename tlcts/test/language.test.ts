@@ -426,6 +426,12 @@ const cases: Case[] = [
     expected: ok(5, 7, 3),
   },
   { folder: 'CfgOverride', what: 'Combine <- Sum and Width <- BigWidth in the cfg', expected: ok(6, 7, 6) },
+  {
+    folder: 'StandardModuleOverride',
+    checkDeadlock: false,
+    what: 'Nat <- [Naturals] Small, reaching Nat through Integers',
+    expected: ok(3, 3, 3),
+  },
   { folder: 'OperatorTable', what: 'operators given by values in the cfg (F(0) = 1)', expected: ok(3, 4, 3) },
   {
     folder: 'OperatorTable',

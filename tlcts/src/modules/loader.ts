@@ -236,8 +236,13 @@ export class ModuleLoader {
     for (const inst of this.built) if (inst.names.get(name)?.k === 'builtin') inst.names.set(name, sym);
   }
 
-  /** Replaces `name` in every instance of `module`, now and later (a .cfg's `name <- [module] def`). */
+  /**
+   * Replaces `name` in every instance of `module`, now and later (a .cfg's `name <- [module] def`);
+   * a standard module's operator (`Nat <- [Naturals] MyNat`) wherever that operator is used.
+   */
   overrideInModule(module: string, name: string, sym: Sym): void {
+    const standard = this.modules.has(module) ? undefined : STANDARD_MODULES.get(module);
+    if (standard?.ops.has(name) && this.usesStandardModule(module)) return this.overrideBuiltin(name, sym);
     if (!this.modules.has(module)) {
       throw new TlaError(
         `The configuration overrides ${name} in module ${module}, which the specification does not use.`,
@@ -248,6 +253,19 @@ export class ModuleLoader {
     if (!byName) this.moduleOverrides.set(module, (byName = new Map()));
     byName.set(name, sym);
     for (const inst of this.built) if (inst.module.name === module) inst.names.set(name, sym);
+  }
+
+  /** Whether the specification's modules use this standard module, directly or through another. */
+  private usesStandardModule(name: string): boolean {
+    const reached = new Set<string>();
+    const visit = (m: string): void => {
+      if (reached.has(m)) return;
+      reached.add(m);
+      for (const e of STANDARD_MODULES.get(m)?.extends ?? []) visit(e);
+    };
+    for (const m of this.modules.values())
+      for (const dep of dependencies(m)) if (STANDARD_MODULES.has(dep)) visit(dep);
+    return reached.has(name);
   }
 
   private adopt(inst: ModInst): void {
