@@ -432,6 +432,12 @@ const cases: Case[] = [
     what: 'Nat <- [Naturals] Small, reaching Nat through Integers',
     expected: ok(3, 3, 3),
   },
+  {
+    folder: 'ParamInstanceStep',
+    checkDeadlock: false,
+    what: "a parameterized instance's property with its step written inline",
+    expected: ok(3, 3, 3),
+  },
   { folder: 'OperatorTable', what: 'operators given by values in the cfg (F(0) = 1)', expected: ok(3, 4, 3) },
   {
     folder: 'OperatorTable',

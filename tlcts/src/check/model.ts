@@ -796,7 +796,16 @@ function mapChildren(e: Expr, fn: (x: Expr) => Expr): Expr {
     case 'Or':
       return { ...e, items: e.items.map(fn) };
     case 'Tuple':
+    case 'SetEnum':
       return { ...e, elems: e.elems.map(fn) };
+    case 'OpApp':
+      return { ...e, args: e.args.map(fn) };
+    case 'If':
+      return { ...e, cond: fn(e.cond), then: fn(e.then), else: fn(e.else) };
+    case 'FcnApp':
+      return { ...e, fn: fn(e.fn), args: e.args.map(fn) };
+    case 'Dot':
+      return { ...e, rec: fn(e.rec) };
     case 'LeadsTo':
       return { ...e, lhs: fn(e.lhs), rhs: fn(e.rhs) };
     default:
