@@ -438,6 +438,14 @@ const cases: Case[] = [
     what: "a parameterized instance's property with its step written inline",
     expected: ok(3, 3, 3),
   },
+  {
+    folder: 'LiveEvalError',
+    what: "an evaluation error in a temporal property's predicates",
+    expected: {
+      ...evaluationError(255, [2, 2, 2], /^The variable b is used before it is assigned a value\.$/),
+      queue: 1,
+    },
+  },
   { folder: 'OperatorTable', what: 'operators given by values in the cfg (F(0) = 1)', expected: ok(3, 4, 3) },
   {
     folder: 'OperatorTable',

@@ -469,7 +469,16 @@ export class Explorer {
       let unseen = 0;
       const c = this.ctx(s, t, 0);
       this.level = item.level;
-      if (live) live.begin(item.id, s);
+      // TLC evaluates the temporal properties' predicates once a state's successors are queued
+      // (`LiveCheck#addNextState`): an error there ends the run after them, with exit 255.
+      let liveError: unknown = undefined;
+      if (live) {
+        try {
+          live.begin(item.id, s);
+        } catch (err) {
+          liveError = err;
+        }
+      }
       this.successors.from(s);
       next(c, () => {
         countComposed();
@@ -492,7 +501,13 @@ export class Explorer {
             this.opts.onState?.(id, succ, false);
           }
           if (onEdge) onEdge(item.id, id, label!);
-          if (live) live.step(id, succ);
+          if (live && liveError === undefined) {
+            try {
+              live.step(id, succ);
+            } catch (err) {
+              liveError = err;
+            }
+          }
         }
         if (!inside || fresh) this.checkInvariants(succ, item.id, s);
         this.checkActions(s, succ, item.id);
@@ -502,7 +517,14 @@ export class Explorer {
       countComposed();
       if (this.generated === before && m.checkDeadlock) throw deadlockStop(item.id);
       this.outDegree.add(unseen);
-      if (live) live.end(item.id);
+      if (live && liveError === undefined) {
+        try {
+          live.end(item.id);
+        } catch (err) {
+          liveError = err;
+        }
+      }
+      if (liveError !== undefined) throw livenessFailure(liveError);
       progress.tick();
     }
     this.current = null;
@@ -834,6 +856,15 @@ function evaluationStop(
     traceTo: from,
     extra: { state },
   });
+}
+
+/** An evaluation error in a temporal property's predicates: TLC's exit status there is 255. */
+function livenessFailure(thrown: unknown): EvalError {
+  const err = asEvalError(thrown);
+  if (!(err instanceof EvalError)) throw err;
+  const failure = new EvalError(err.message, 255);
+  if (err.location !== undefined) failure.location = err.location;
+  return failure;
 }
 
 function deadlockStop(from: number): Stop {
