@@ -131,7 +131,7 @@ describe('TLC features', () => {
     const { result } = runCheck(spec('Alias', 'OperatorValue'));
     expect(result.exitCode).toBe(151);
     expect(result.message).toMatch(
-      /^unsupported: an operator defined by values \(Op\(\.\.\.\) = \.\.\.\) at line 4 of/,
+      /^unsupported: a module-scoped operator defined by values \(Op\(\.\.\.\) = \[Alias\] \.\.\.\) at line 4 of/,
     );
   });
 });

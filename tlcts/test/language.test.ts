@@ -439,6 +439,13 @@ const cases: Case[] = [
     expected: ok(3, 3, 3),
   },
   {
+    folder: 'ParamInstanceStep',
+    cfg: 'ParamInstanceStep_All',
+    checkDeadlock: false,
+    what: 'the property of a parameterized instance under \\A over a constant set',
+    expected: ok(3, 3, 3),
+  },
+  {
     folder: 'LiveEvalError',
     what: "an evaluation error in a temporal property's predicates",
     expected: {

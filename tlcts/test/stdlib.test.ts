@@ -713,6 +713,7 @@ describe('STANDARD_MODULES', () => {
         ...['Bags', 'FiniteSets', 'Integers', 'Naturals', 'Reals', 'Sequences', 'TLAPS', 'TLC', 'TLCExt'],
         ...['Folds', 'Functions', 'FiniteSetsExt', 'SequencesExt', 'Relation', 'Graphs', 'IOUtils', 'Json'],
         'Bitwise',
+        'UndirectedGraphs',
       ].sort(),
     );
     for (const [name, m] of STANDARD_MODULES) {

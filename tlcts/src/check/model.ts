@@ -7,6 +7,7 @@ import { ModuleLoader } from '../modules/loader.js';
 import { Compiler } from '../eval/compiler.js';
 import { conjoin } from '../eval/compile/action-mode.js';
 import { NOT_HOISTED_BUILTINS, boolOf, locText } from '../eval/compile/support.js';
+import { isEnumerable } from '../stdlib/core.js';
 import { variablesRead } from '../eval/reads.js';
 import type { Permutation } from '../values/fingerprint.js';
 import { forEachChild } from '../syntax/walk.js';
@@ -14,7 +15,7 @@ import { keepOriginalInside } from './cyclic-override.js';
 import { FrameInfo, Scope, type DefHandle, type ModInst, type Sym } from '../eval/scope.js';
 import { Frame, FramePool, ROOT_FRAME, walkUp, type ActClosure, type Closure } from '../eval/runtime.js';
 import { TlaError } from '../errors.js';
-import { Levels, STATE, TEMPORAL } from '../live/level.js';
+import { CONSTANT, Levels, STATE, TEMPORAL } from '../live/level.js';
 import { LiveBuilder } from '../live/build.js';
 import type { Live } from '../live/formula.js';
 import { solve, type Solution } from '../live/solution.js';
@@ -576,6 +577,19 @@ class ModelBuilder {
   private conjuncts(e: Expr, scope: Scope, name?: string): Scoped[] {
     if (e.kind === 'And') return e.items.flatMap((x) => this.conjuncts(x, scope, locText(x)));
     if (e.kind === 'Label') return this.conjuncts(e.expr, scope, name);
+    if (
+      e.kind === 'Quant' &&
+      e.forall &&
+      e.body.kind === 'Prefixed' &&
+      e.body.path.some((step) => step.args.length > 0) &&
+      scope.level === this.scope.level &&
+      this.isTemporal(e.body, scope)
+    ) {
+      // `\A n \in S : I(n)!Spec`: one conjunct per binding, each instance's formula unfolded (as
+      // TLC's `processConfigProps` splits a bounded \A over constant sets).
+      const bindings = this.constantBindings(e, scope);
+      if (bindings) return bindings.flatMap((b) => this.conjuncts(e.body, b, name));
+    }
     if (e.kind === 'Ident') {
       const sym = scope.lookup(e.name);
       if (
@@ -588,6 +602,32 @@ class ModelBuilder {
       }
     }
     return [{ e, scope, ...(name === undefined ? {} : { name }) }];
+  }
+
+  /**
+   * A scope per binding of a quantifier's names (plain names, finite sets without state), each
+   * name bound to its value; undefined where a bound does not qualify.
+   */
+  private constantBindings(e: Expr & { kind: 'Quant' }, scope: Scope): Scope[] | undefined {
+    let scopes = [scope];
+    for (const b of e.bounds) {
+      const set = b.set;
+      const name = b.names[0]!;
+      if (!set || b.tuple || b.names.length !== 1) return undefined;
+      const next: Scope[] = [];
+      for (const outer of scopes) {
+        if (this.levels.of(set, outer) > CONSTANT) return undefined;
+        const value = this.valueOf(set, outer)(null, null);
+        if (!isEnumerable(value) || !value.isFinite()) return undefined;
+        for (const v of value.normalized().elems) {
+          const inner = outer.block();
+          inner.bind(name, { k: 'const', value: v, name });
+          next.push(inner);
+        }
+      }
+      scopes = next;
+    }
+    return scopes;
   }
 
   /** Whether e is a temporal formula, looking through the definitions it uses. */
@@ -628,8 +668,11 @@ class ModelBuilder {
     let lookup = scope;
     for (const step of e.path) {
       const s = lookup.lookup(step.name);
-      if (!s || s.k !== 'instance' || step.args.length > 0) return undefined;
-      lookup = this.loader.instantiate(s.def, s.scope).inst.top;
+      if (!s || s.k !== 'instance') return undefined;
+      if (step.args.length === 0) lookup = this.loader.instantiate(s.def, s.scope).inst.top;
+      else if (scope.level === this.scope.level)
+        lookup = this.loader.instantiateAt(s.def, s.scope, step, scope).inst.top;
+      else return undefined;
     }
     return lookup.inst.names.get(e.name);
   }
@@ -649,9 +692,9 @@ class ModelBuilder {
       const s = lookup.lookup(step.name);
       if (!s || s.k !== 'instance') return keep;
       if (step.args.length > 0) {
-        if (scope !== this.scope) return keep;
+        if (scope.level !== this.scope.level) return keep;
         parameterized = true;
-        inst = this.loader.instantiateAt(s.def, s.scope, step, this.scope).inst;
+        inst = this.loader.instantiateAt(s.def, s.scope, step, scope).inst;
       } else inst = this.loader.instantiate(s.def, s.scope).inst;
       lookup = inst.top;
     }
@@ -664,7 +707,7 @@ class ModelBuilder {
       [...e.path.map((p) => p.name), e.name].join('!'),
     );
     if (!parameterized) return parts;
-    return parts.map((x) => ({ ...x, e: prefixAll(x.e, e.path, inst!), scope: this.scope }));
+    return parts.map((x) => ({ ...x, e: prefixAll(x.e, e.path, inst!), scope }));
   }
 
   /**

@@ -37,7 +37,7 @@ export class ModuleLoader {
   /** Module names in the order they were parsed (main module first, then dependencies breadth-first). */
   readonly parseOrder: string[] = [];
   private readonly instances = new Map<InstanceDef, Map<ModInst, Instantiated>>();
-  private readonly callSites = new Map<PathStep, Instantiated>();
+  private readonly callSites = new Map<PathStep, Map<Scope, Instantiated>>();
   /** Every module instance made so far, and the .cfg's replacements of standard operators. */
   private readonly built: ModInst[] = [];
   private readonly overrides = new Map<string, Sym>();
@@ -292,14 +292,16 @@ export class ModuleLoader {
    * parameters stand for the argument expressions of the caller, like a macro, as in TLC.
    */
   instantiateAt(def: InstanceDef, scope: Scope, step: PathStep, caller: Scope): Instantiated {
-    let hit = this.callSites.get(step);
+    let byCaller = this.callSites.get(step);
+    if (!byCaller) this.callSites.set(step, (byCaller = new Map()));
+    let hit = byCaller.get(caller);
     if (!hit) {
       const paramScope = new Scope(scope.inst, caller.level, caller.frame, null);
       def.params.forEach((p, i) =>
         paramScope.bind(p.name, { k: 'subst', expr: step.args[i]!, scope: caller, name: p.name }),
       );
       hit = this.make(def, paramScope);
-      this.callSites.set(step, hit);
+      byCaller.set(caller, hit);
     }
     return hit;
   }

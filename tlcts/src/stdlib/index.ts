@@ -22,11 +22,13 @@ import { SEQUENCESEXT } from './sequencesext.js';
 import { TLAPS } from './tlaps.js';
 import { TLC } from './tlc.js';
 import { TLCEXT } from './tlcext.js';
+import { UNDIRECTEDGRAPHS } from './undirectedgraphs.js';
 
 export { CORE };
 
 const COMMUNITY = [
   ...[FOLDS, FUNCTIONS, FINITESETSEXT, SEQUENCESEXT, RELATION, GRAPHS, IOUTILS, JSON_MODULE, BITWISE],
+  UNDIRECTEDGRAPHS,
 ];
 
 export const STANDARD_MODULES: ReadonlyMap<string, BuiltinModule> = new Map(
