@@ -12,12 +12,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadModel } from '../src/check/model.js';
-import { makeHost } from '../src/check/run.js';
 import { SanyError, TlaError } from '../src/errors.js';
-import { Frame, ROOT_FRAME } from '../src/eval/runtime.js';
 import { EvalError } from '../src/values/errors.js';
 import { show, type Value } from '../src/values/value.js';
+import { loadDefinitions } from './support/definitions.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tlcts-community-'));
 
@@ -27,33 +25,8 @@ type Case = [expr: string, shown: string];
 type Failure = [expr: string, message: string | RegExp];
 
 /** Loads `---- MODULE name ---- EXTENDS mods` with the given definitions; evaluates any of them. */
-function load(name: string, mods: string, defs: string[]): (def: string) => Value {
-  const tla = path.join(tmp, `${name}.tla`);
-  const cfg = path.join(tmp, `${name}.cfg`);
-  const body = [
-    `---- MODULE ${name} ----`,
-    `EXTENDS ${mods}`,
-    'VARIABLE x',
-    'Init == x = 0',
-    "Next == x' = x",
-  ];
-  fs.writeFileSync(tla, [...body, ...defs, '===='].join('\n'));
-  fs.writeFileSync(cfg, 'INIT Init\nNEXT Next\n');
-  const model = loadModel({
-    tlaFile: tla,
-    cfgFile: cfg,
-    host: makeHost(
-      () => undefined,
-      () => ({}),
-    ),
-  });
-  return (def) => {
-    const sym = model.root.names.get(def);
-    if (sym?.k !== 'def') throw new Error(`no definition ${def}`);
-    const { size, body: run } = model.compiler.compileDef(sym.h);
-    return run({ s: [0], t: null, f: new Frame(size, ROOT_FRAME) });
-  };
-}
+const load = (name: string, mods: string, defs: string[]): ((def: string) => Value) =>
+  loadDefinitions(tmp, name, mods, defs);
 
 /** Evaluates every case and failure of a group; returns the ones that came out otherwise. */
 function mismatches(

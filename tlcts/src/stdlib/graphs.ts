@@ -90,7 +90,8 @@ function paths(g: Value): SetValue {
 // ---------------------------------------------------------------------------------------------------
 // The overrides: a checked graph and its adjacency
 
-interface Graph {
+/** A graph's nodes and, for each, its successors as indexes (also UndirectedGraphs' neighbours). */
+export interface Graph {
   nodes: readonly Value[];
   /** Successors of the node at each index, as indexes. */
   next: number[][];
@@ -119,12 +120,14 @@ function graphArg(op: string, nth: string, v: Value): Graph {
 }
 
 /** The index of x among nodes, found as a Java HashMap key is: values of another kind are unequal. */
-function nodeIndex(nodes: readonly Value[], x: Value): number {
+/** The index of x among nodes, comparing only values of the same kind (never an error). */
+export function nodeIndex(nodes: readonly Value[], x: Value): number {
   return nodes.findIndex((n) => kindOf(n) === kindOf(x) && equals(n, x));
 }
 
 /** The indexes of the nodes reachable from `from` (itself included), breadth first. */
-function reachable(g: Graph, from: number, arcs: number[][] = g.next): Set<number> {
+/** The indexes of the nodes reached from `from` (itself included), breadth first. */
+export function reachable(g: Graph, from: number, arcs: number[][] = g.next): Set<number> {
   const seen = new Set([from]);
   const queue = [from];
   while (queue.length > 0) {
@@ -139,7 +142,11 @@ function reachable(g: Graph, from: number, arcs: number[][] = g.next): Set<numbe
 }
 
 function simplePaths(v: Value): SetValue {
-  const g = graphArg('SimplePath', 'first', v);
+  return simplePathsOf(graphArg('SimplePath', 'first', v));
+}
+
+/** The paths of g that visit no node twice, as tuples of nodes. */
+export function simplePathsOf(g: Graph): SetValue {
   const out: Value[] = [];
   const path: number[] = [];
   const extend = (n: number): void => {
@@ -153,7 +160,11 @@ function simplePaths(v: Value): SetValue {
 }
 
 function areConnectedIn(m: Value, n: Value, v: Value): boolean {
-  const g = graphArg('AreConnectedIn', 'third', v);
+  return connectedIn(graphArg('AreConnectedIn', 'third', v), m, n);
+}
+
+/** Whether m and n are nodes of g with a path from m to n. */
+export function connectedIn(g: Graph, m: Value, n: Value): boolean {
   const from = nodeIndex(g.nodes, m);
   const to = nodeIndex(g.nodes, n);
   return from >= 0 && to >= 0 && reachable(g, from).has(to);

@@ -11,9 +11,7 @@ import {
   FiniteSet,
   InfiniteSet,
   type SetValue,
-  Tuple,
   equals,
-  kindOf,
   recordOf,
   setOf,
   type Value,
@@ -23,6 +21,7 @@ import type { BuiltinModule } from './builtin.js';
 import { asTuple, defineModule, isEnumerable, nonEnumerableSubset, powerSet } from './core.js';
 import { asSet, elementsOf, select } from './ops.js';
 import { seqSet } from './sequences.js';
+import { connectedIn, nodeIndex, reachable, simplePathsOf, type Graph } from './graphs.js';
 
 const nodesOf = (g: Value): Value => select(g, 'node');
 const edgesOf = (g: Value): Value => select(g, 'edge');
@@ -33,11 +32,6 @@ function graphRecord(nodes: Value, edges: Value): Value {
     { name: 'node', value: nodes },
     { name: 'edge', value: edges },
   ]);
-}
-
-/** The index of x among nodes, comparing only values of the same kind (never an error). */
-function nodeIndex(nodes: readonly Value[], x: Value): number {
-  return nodes.findIndex((n) => kindOf(n) === kindOf(x) && equals(n, x));
 }
 
 /**
@@ -112,14 +106,8 @@ function paths(g: Value): SetValue {
 // ---------------------------------------------------------------------------------------------------
 // The overridden operators: a search over the adjacency of the nodes
 
-interface Adjacency {
-  nodes: readonly Value[];
-  /** The neighbours of the node at each index, as indexes (loops left out). */
-  next: number[][];
-}
-
 /** The nodes of G and, for each, the other nodes it shares an edge {a, b} of G.edge with. */
-function adjacency(g: Value): Adjacency {
+function adjacency(g: Value): Graph {
   const nodes = elementsOf(nodesOf(g));
   const edges = elementsOf(edgesOf(g));
   const next: Set<number>[] = nodes.map(() => new Set());
@@ -134,44 +122,6 @@ function adjacency(g: Value): Adjacency {
     next[j]!.add(i);
   }
   return { nodes, next: next.map((s) => [...s].sort((x, y) => x - y)) };
-}
-
-/** The indexes of the nodes connected to `from` (itself included), breadth first. */
-function reachable(g: Adjacency, from: number): Set<number> {
-  const seen = new Set([from]);
-  const queue = [from];
-  while (queue.length > 0) {
-    for (const n of g.next[queue.shift()!]!) {
-      if (!seen.has(n)) {
-        seen.add(n);
-        queue.push(n);
-      }
-    }
-  }
-  return seen;
-}
-
-/** SimplePath(G) == {p \in Path(G) : \A i, j \in 1..Len(p) : p[i] = p[j] => i = j}. */
-function simplePaths(g: Value): SetValue {
-  const adj = adjacency(g);
-  const out: Value[] = [];
-  const path: number[] = [];
-  const extend = (n: number): void => {
-    path.push(n);
-    out.push(new Tuple(path.map((i) => adj.nodes[i]!)));
-    for (const m of adj.next[n]!) if (!path.includes(m)) extend(m);
-    path.pop();
-  };
-  adj.nodes.forEach((_, i) => extend(i));
-  return setOf(out);
-}
-
-/** AreConnectedIn(m, n, G) == \E p \in Path(G) : p[1] = m /\ p[Len(p)] = n. */
-function areConnectedIn(m: Value, n: Value, g: Value): boolean {
-  const adj = adjacency(g);
-  const from = nodeIndex(adj.nodes, m);
-  const to = nodeIndex(adj.nodes, n);
-  return from >= 0 && to >= 0 && reachable(adj, from).has(to);
 }
 
 /** ConnectedComponents(G): the maximal non-empty sets of nodes connected within themselves. */
@@ -193,8 +143,13 @@ export const UNDIRECTEDGRAPHS: BuiltinModule = defineModule('UndirectedGraphs', 
   IsLoopFreeUndirectedGraph: { arity: 1, fn: (a) => isUndirectedGraph(a[0] as Value, true) },
   UndirectedSubgraph: { arity: 1, fn: (a) => undirectedSubgraphs(a[0] as Value) },
   Path: { arity: 1, fn: (a) => paths(a[0] as Value) },
-  SimplePath: { arity: 1, fn: (a) => simplePaths(a[0] as Value) },
-  AreConnectedIn: { arity: 3, fn: (a) => areConnectedIn(a[0] as Value, a[1] as Value, a[2] as Value) },
+  // SimplePath(G) == {p \in Path(G) : \A i, j \in 1..Len(p) : p[i] = p[j] => i = j}
+  SimplePath: { arity: 1, fn: (a) => simplePathsOf(adjacency(a[0] as Value)) },
+  // AreConnectedIn(m, n, G) == \E p \in Path(G) : p[1] = m /\ p[Len(p)] = n
+  AreConnectedIn: {
+    arity: 3,
+    fn: (a) => connectedIn(adjacency(a[2] as Value), a[0] as Value, a[1] as Value),
+  },
   ConnectedComponents: { arity: 1, fn: (a) => connectedComponents(a[0] as Value) },
   IsStronglyConnected: {
     arity: 1,

@@ -412,14 +412,7 @@ export class ActionCompiler extends ValueCompiler {
     const second = this.act(b, scope, false, false);
     return (c, k) => {
       const counted = this.uncounted === 0;
-      const middle = c.t!.slice();
-      const middles: Value[][] = [];
-      this.uncounted++;
-      try {
-        first({ s: c.s, t: middle, f: c.f }, () => middles.push(middle.slice()));
-      } finally {
-        this.uncounted--;
-      }
+      const middles = this.reached(first, c, c.t!.slice());
       if (counted) this.composedStates += middles.length;
       for (const m of middles) second({ s: m, t: c.t, f: c.f }, k);
     };
@@ -434,16 +427,21 @@ export class ActionCompiler extends ValueCompiler {
     const second = this.expr(b, scope);
     const n = this.varNames.length;
     return (c) => {
-      const middle: Value[] = new Array(n);
-      const middles: Value[][] = [];
-      this.uncounted++;
-      try {
-        first({ s: c.s, t: middle, f: c.f }, () => middles.push(middle.slice()));
-      } finally {
-        this.uncounted--;
-      }
+      const middles = this.reached(first, c, new Array<Value>(n));
       return middles.some((m) => boolOf(second({ s: m, t: c.t, f: c.f }), b));
     };
+  }
+
+  /** The states the first action of a composition reaches from c.s, starting from `middle`. */
+  private reached(first: ActClosure, c: Ctx, middle: Value[]): Value[][] {
+    const middles: Value[][] = [];
+    this.uncounted++;
+    try {
+      first({ s: c.s, t: middle, f: c.f }, () => middles.push(middle.slice()));
+    } finally {
+      this.uncounted--;
+    }
+    return middles;
   }
 
   /** `x' = e` / `x' \in S` (or `x = e` / `x \in S` in Init) when x is a variable. */
