@@ -54,7 +54,7 @@ export interface History {
 function traceValue(history: History | undefined, s: Value[] | null): Value {
   if (!history)
     throw new EvalError(
-      'unsupported: TLCExt!Trace here (tlcts gives it to model checking and simulation)',
+      'unsupported: TLCExt!Trace outside model checking (in simulation, tlcts has no behaviour to give)',
       255,
     );
   const { vars } = history;
