@@ -143,6 +143,11 @@ describe('CORE', () => {
       () => asSet(core('SUBSET', new IntervalSet(1, 40))).size(),
       'Overflow when computing the number of elements in:\nSUBSET (1..40)',
     );
+    // Sized before it is enumerated, as TLC does: the inner SUBSET overflows at once (no 2^32 walk).
+    expectError(
+      () => asSet(core('SUBSET', core('SUBSET', new IntervalSet(1, 32)))).toArray(),
+      'Overflow when computing the number of elements in:\nSUBSET (1..32)',
+    );
   });
 
   it('UNION is eager over explicit sets and lazy otherwise', () => {

@@ -323,6 +323,8 @@ export function nonEnumerableSubset(base: Value): EvalError {
 export function powerSet(base: Value): SetValue {
   const baseElems = (): readonly Value[] => {
     if (!isEnumerable(base)) throw nonEnumerableSubset(base);
+    // TLC sizes a set before it enumerates it: SUBSET of 31 or more elements overflows there.
+    base.size();
     return base.normalized().elems;
   };
   const symbolic = () => `SUBSET ${base instanceof IntervalSet ? `(${show(base)})` : show(base)}`;
