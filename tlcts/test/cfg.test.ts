@@ -28,6 +28,7 @@ describe('parseCfg: keywords', () => {
       constraints: [],
       actionConstraints: [],
       postconditions: [],
+      possible: [],
     });
   });
 

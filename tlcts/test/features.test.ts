@@ -127,6 +127,16 @@ describe('TLC features', () => {
     );
   });
 
+  it("refuses _POSSIBLE (TLC's possibility conditions) by name", () => {
+    const { result } = runCheck(spec('Alias', 'Possible'));
+    expect({ code: result.exitCode, message: result.message }).toEqual({
+      code: 151,
+      message: expect.stringMatching(
+        /^unsupported: _POSSIBLE \(TLC's possibility conditions\) in .*Possible\.cfg$/,
+      ),
+    });
+  });
+
   it('refuses configuration forms it does not implement, by name and line', () => {
     const { result } = runCheck(spec('Alias', 'OperatorValue'));
     expect(result.exitCode).toBe(151);

@@ -1,7 +1,7 @@
 /**
  * Parser for TLC model configuration files (.cfg), following TLC's tlc2.tool.impl.ModelConfig:
  * a sequence of keyword sections; list sections (INVARIANT, PROPERTY, CONSTRAINT, ACTION_CONSTRAINT,
- * CONSTANT, POSTCONDITION) run until the next keyword and accumulate over repeated sections;
+ * CONSTANT, POSTCONDITION, _POSSIBLE) run until the next keyword and accumulate over repeated sections;
  * single-name keywords (SPECIFICATION, INIT, NEXT, SYMMETRY, VIEW, ALIAS, CHECK_DEADLOCK) may appear once.
  */
 import path from 'node:path';
@@ -26,6 +26,7 @@ const KEYWORDS = new Set([
   'ALIAS',
   'POSTCONDITION',
   'POSTCONDITIONS',
+  '_POSSIBLE',
   'CHECK_DEADLOCK',
 ]);
 
@@ -140,7 +141,8 @@ function describe(t: Token): string {
 }
 
 type SingleKey = 'specification' | 'init' | 'next' | 'symmetry' | 'view' | 'alias';
-type ListKey = 'invariants' | 'properties' | 'constraints' | 'actionConstraints' | 'postconditions';
+type ListKey =
+  'invariants' | 'properties' | 'constraints' | 'actionConstraints' | 'postconditions' | 'possible';
 
 const SINGLE: Record<string, SingleKey> = {
   SPECIFICATION: 'specification',
@@ -162,6 +164,7 @@ const LISTS: Record<string, { key: ListKey; what: string }> = {
   ACTION_CONSTRAINTS: { key: 'actionConstraints', what: 'an action constraint name' },
   POSTCONDITION: { key: 'postconditions', what: 'a postcondition name' },
   POSTCONDITIONS: { key: 'postconditions', what: 'a postcondition name' },
+  _POSSIBLE: { key: 'possible', what: 'a predicate name' },
 };
 
 class Parser {
@@ -185,6 +188,7 @@ class Parser {
       constraints: [],
       actionConstraints: [],
       postconditions: [],
+      possible: [],
     };
     for (let t = this.peek(); t.kind !== 'eof'; t = this.peek()) {
       if (t.kind !== 'keyword') {

@@ -47,6 +47,8 @@ export interface ModelConfig {
   alias?: string;
   /** POSTCONDITION(S): constant-level formulas checked when the run ends. */
   postconditions: string[];
+  /** _POSSIBLE: predicates some state or step must satisfy (TLC's possibility conditions). */
+  possible: string[];
   /** CHECK_DEADLOCK FALSE disables deadlock checking; absent means TLC's default (TRUE). */
   checkDeadlock?: boolean;
 }

@@ -205,6 +205,8 @@ function refuseUnsupported(config: ModelConfig): void {
         : undefined;
     if (what) throw new TlaError(`unsupported: ${what} at line ${c.loc.line} of ${config.file}`, 151);
   }
+  if (config.possible.length > 0)
+    throw new TlaError(`unsupported: _POSSIBLE (TLC's possibility conditions) in ${config.file}`, 151);
 }
 
 function bindConstant(name: string, inst: ModInst, config: ModelConfig, values: Map<string, Value>): Sym {
