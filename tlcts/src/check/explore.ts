@@ -304,10 +304,15 @@ export class Explorer {
     return { ...this.stats(), level: this.level };
   }
 
+  /** The states generated, with the intermediate states of \cdot steps (TLC counts them). */
+  private get generatedStates(): number {
+    return this.generated + this.model.compiler.composedStates;
+  }
+
   private stats(): Pick<CheckResult, 'distinctStates' | 'generatedStates' | 'statesLeftOnQueue' | 'depth'> {
     return {
       distinctStates: this.fps.size,
-      generatedStates: this.generated,
+      generatedStates: this.generatedStates,
       statesLeftOnQueue: this.queue.size + this.inFlight,
       // TLC's depth is at least 1 (`ConcurrentTLCTrace#getLevel`), 0 when no state was generated
       // (`ModelChecker#printSummary`)
@@ -458,14 +463,7 @@ export class Explorer {
       this.expanding = item.s;
       if (maxDepth !== undefined && item.level >= maxDepth) continue;
       const s = item.s;
-      const before = this.generated;
-      // The intermediate states of \cdot steps count as generated (TLC's) as they are reached, and
-      // a state with some is not deadlocked.
-      let composed = m.compiler.composedStates;
-      const countComposed = () => {
-        this.generated += m.compiler.composedStates - composed;
-        composed = m.compiler.composedStates;
-      };
+      const before = this.generatedStates;
       let unseen = 0;
       const c = this.ctx(s, t, 0);
       this.level = item.level;
@@ -481,7 +479,6 @@ export class Explorer {
       }
       this.successors.from(s);
       next(c, () => {
-        countComposed();
         this.generated++;
         this.level = item.level + 1;
         const succ = completeSuccessor(m, t);
@@ -514,8 +511,8 @@ export class Explorer {
         if (fresh) this.queue.push({ id, level: item.level + 1, s: succ });
         this.level = item.level;
       });
-      countComposed();
-      if (this.generated === before && m.checkDeadlock) throw deadlockStop(item.id);
+      // A state whose \cdot steps reached intermediate states only is not deadlocked (TLC's).
+      if (this.generatedStates === before && m.checkDeadlock) throw deadlockStop(item.id);
       this.outDegree.add(unseen);
       if (live && liveError === undefined) {
         try {
@@ -772,10 +769,12 @@ export class Explorer {
     return found;
   }
 
-  /** The first successor of s that matches, labelled with its action. */
+  /** The first successor of s that matches, labelled with its action (its \cdot steps not counted). */
   private findSuccessor(s: Value[], match: (succ: Value[]) => boolean): TraceState | undefined {
     const t: Value[] = new Array(this.n);
     let found: TraceState | undefined;
+    const { compiler } = this.model;
+    const composed = compiler.composedStates;
     try {
       this.model.labelledNext()(this.ctx(s, t, 0), () => {
         const succ = t.slice();
@@ -786,6 +785,8 @@ export class Explorer {
       });
     } catch (err) {
       if (err !== FOUND) throw err;
+    } finally {
+      compiler.composedStates = composed;
     }
     return found;
   }
