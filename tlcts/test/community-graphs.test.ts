@@ -10,46 +10,14 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCheck } from '../src/check/run.js';
 import { UNDIRECTEDGRAPHS } from '../src/stdlib/undirectedgraphs.js';
-import { show, type Value } from '../src/values/value.js';
 import { figures } from './support/figures.js';
-import { loadDefinitions } from './support/definitions.js';
+import { type Case, type Failure, mismatches as checkDefinitions } from './support/definitions.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tlcts-community-graphs-'));
 
-/** Loads `---- MODULE name ---- EXTENDS mods` with the given definitions; evaluates any of them. */
-const load = (name: string, mods: string, defs: string[]): ((def: string) => Value) =>
-  loadDefinitions(tmp, name, mods, defs);
-
-/** [expression, the value TLC prints for it] */
-type Case = [expr: string, shown: string];
-/** [expression, its error message] */
-type Failure = [expr: string, message: RegExp];
-
-/** Evaluates each case and failure; returns the ones that came out otherwise. */
-function mismatches(name: string, mods: string, defs: string[], cases: Case[], failures: Failure[] = []) {
-  const evaluate = load(name, mods, [
-    ...defs,
-    ...cases.map(([e], i) => `C${i} == ${e}`),
-    ...failures.map(([e], i) => `F${i} == ${e}`),
-  ]);
-  const wrong: string[] = [];
-  cases.forEach(([e, shown], i) => {
-    try {
-      const got = show(evaluate(`C${i}`));
-      if (got !== shown) wrong.push(`${e}\n  gave ${got}\n  want ${shown}`);
-    } catch (err) {
-      wrong.push(`${e}\n  failed: ${(err as Error).message}`);
-    }
-  });
-  failures.forEach(([e, message], i) => {
-    try {
-      wrong.push(`${e}\n  gave ${show(evaluate(`F${i}`))}, want an error`);
-    } catch (err) {
-      if (!message.test((err as Error).message)) wrong.push(`${e}\n  failed: ${(err as Error).message}`);
-    }
-  });
-  return wrong;
-}
+/** Evaluates each case and failure after defs; returns the ones that came out otherwise. */
+const mismatches = (name: string, mods: string, defs: string[], cases: Case[], failures: Failure[] = []) =>
+  checkDefinitions(tmp, name, mods, cases, failures, defs);
 
 // G: a path 1 - 2 - 3, and 4 alone with a loop {4}. Tri: a triangle. E0: no nodes.
 const DEFS = [

@@ -13,52 +13,28 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SanyError, TlaError } from '../src/errors.js';
-import { EvalError } from '../src/values/errors.js';
 import { show, type Value } from '../src/values/value.js';
-import { loadDefinitions } from './support/definitions.js';
+import {
+  type Case,
+  type Failure,
+  loadDefinitions,
+  mismatches as checkDefinitions,
+} from './support/definitions.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tlcts-community-'));
-
-/** A value case: the expression and the value TLC prints for it. */
-type Case = [expr: string, shown: string];
-/** An error case: the expression and TLC's message (a string is the whole message). */
-type Failure = [expr: string, message: string | RegExp];
 
 /** Loads `---- MODULE name ---- EXTENDS mods` with the given definitions; evaluates any of them. */
 const load = (name: string, mods: string, defs: string[]): ((def: string) => Value) =>
   loadDefinitions(tmp, name, mods, defs);
 
 /** Evaluates every case and failure of a group; returns the ones that came out otherwise. */
-function mismatches(
+const mismatches = (
   name: string,
   mods: string,
   cases: Case[],
   failures: Failure[] = [],
   defs: string[] = [],
-) {
-  const caseDefs = cases.map(([e], i) => `C${i} == ${e}`);
-  const failureDefs = failures.map(([e], i) => `F${i} == ${e}`);
-  const evaluate = load(name, mods, [...defs, ...caseDefs, ...failureDefs]);
-  const wrong: string[] = [];
-  cases.forEach(([e, shown], i) => {
-    try {
-      const got = show(evaluate(`C${i}`));
-      if (got !== shown) wrong.push(`${e}\n  gave ${got}\n  want ${shown}`);
-    } catch (err) {
-      wrong.push(`${e}\n  failed: ${(err as Error).message}`);
-    }
-  });
-  failures.forEach(([e, message], i) => {
-    try {
-      wrong.push(`${e}\n  gave ${show(evaluate(`F${i}`))}, want an error`);
-    } catch (err) {
-      if (!(err instanceof EvalError)) throw err;
-      const ok = typeof message === 'string' ? err.message === message : message.test(err.message);
-      if (!ok) wrong.push(`${e}\n  failed with ${JSON.stringify(err.message)}\n  want ${message}`);
-    }
-  });
-  return wrong;
-}
+) => checkDefinitions(tmp, name, mods, cases, failures, defs);
 
 const CHOOSE_FAILED =
   'Attempted to compute the value of an expression of form\nCHOOSE x \\in S: P, but no element of S satisfied P.';

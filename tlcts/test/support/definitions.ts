@@ -4,7 +4,8 @@ import path from 'node:path';
 import { loadModel } from '../../src/check/model.js';
 import { makeHost } from '../../src/check/run.js';
 import { Frame, ROOT_FRAME } from '../../src/eval/runtime.js';
-import type { Value } from '../../src/values/value.js';
+import { EvalError } from '../../src/values/errors.js';
+import { show, type Value } from '../../src/values/value.js';
 
 /**
  * Writes `---- MODULE name ---- EXTENDS mods` with the given definitions into dir and loads it;
@@ -41,4 +42,45 @@ export function loadDefinitions(
     const { size, body: run } = model.compiler.compileDef(sym.h);
     return run({ s: [0], t: null, f: new Frame(size, ROOT_FRAME) });
   };
+}
+
+/** A value case: the expression and the value TLC prints for it. */
+export type Case = [expr: string, shown: string];
+/** An error case: the expression and TLC's message (a string is the whole message). */
+export type Failure = [expr: string, message: string | RegExp];
+
+/**
+ * Evaluates every case and failure of a group, each as a definition of a module that EXTENDS mods
+ * (after defs); returns the ones that came out otherwise.
+ */
+export function mismatches(
+  dir: string,
+  name: string,
+  mods: string,
+  cases: Case[],
+  failures: Failure[] = [],
+  defs: string[] = [],
+): string[] {
+  const caseDefs = cases.map(([e], i) => `C${i} == ${e}`);
+  const failureDefs = failures.map(([e], i) => `F${i} == ${e}`);
+  const evaluate = loadDefinitions(dir, name, mods, [...defs, ...caseDefs, ...failureDefs]);
+  const wrong: string[] = [];
+  cases.forEach(([e, shown], i) => {
+    try {
+      const got = show(evaluate(`C${i}`));
+      if (got !== shown) wrong.push(`${e}\n  gave ${got}\n  want ${shown}`);
+    } catch (err) {
+      wrong.push(`${e}\n  failed: ${(err as Error).message}`);
+    }
+  });
+  failures.forEach(([e, message], i) => {
+    try {
+      wrong.push(`${e}\n  gave ${show(evaluate(`F${i}`))}, want an error`);
+    } catch (err) {
+      if (!(err instanceof EvalError)) throw err;
+      const ok = typeof message === 'string' ? err.message === message : message.test(err.message);
+      if (!ok) wrong.push(`${e}\n  failed with ${JSON.stringify(err.message)}\n  want ${message}`);
+    }
+  });
+  return wrong;
 }
