@@ -14,7 +14,8 @@ const str = (s: string): Value => {
 const record = (fields: [string, Value][]): Value =>
   recordOf(fields.map(([name, value]) => ({ name: str(name) as string, value })));
 
-const EMPTY = record([
+/** TLCExt's CounterExample when there is no violation. */
+export const NO_COUNTEREXAMPLE = record([
   ['action', setOf([])],
   ['state', setOf([])],
 ]);
@@ -52,7 +53,7 @@ export function counterExampleValue(
   trace: readonly TraceState[] | undefined,
   lasso?: CheckResult['lasso'],
 ): Value {
-  if (!trace || trace.length === 0) return EMPTY;
+  if (!trace || trace.length === 0) return NO_COUNTEREXAMPLE;
   const states = trace.map(
     (t, i) => new Tuple([i + 1, record(vars.map((v, j) => [v, t.state[j]!]))]) as Value,
   );

@@ -10,7 +10,7 @@ import { loadModel, type Model } from './model.js';
 import { WorkerPool, defaultWorkerHeapMb, sequentialReason } from './parallel.js';
 import { formatLasso, formatState, formatTrace } from '../output/format.js';
 import { packageRoot } from '../util/package-root.js';
-import { counterExampleValue } from './counterexample.js';
+import { NO_COUNTEREXAMPLE, counterExampleValue } from './counterexample.js';
 import { asEvalError } from './successor.js';
 
 export interface RunOptions extends ExploreOptions {
@@ -148,7 +148,7 @@ export function makeHost(
       }
     },
     trace: (s) => traceValue(history(), s),
-    counterExample: () => history()?.counterExample ?? counterExampleValue([], undefined),
+    counterExample: () => history()?.counterExample ?? NO_COUNTEREXAMPLE,
     tlcSet(key, v) {
       if (typeof key !== 'number')
         throw new EvalError(

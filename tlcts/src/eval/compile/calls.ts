@@ -388,9 +388,8 @@ export abstract class CallCompiler extends ConstantAnalysis {
     const lazyAct: ActClosure = (c, k) => (act ??= this.act(a, scope, false, false))(c, k);
     const lazyUnchanged: ActClosure = (c, k) => (unch ??= this.unchanged(a, scope))(c, k);
     const varIndex = a.kind === 'Ident' ? this.variableOf(a.name, scope)?.index : undefined;
-    const primed =
-      a.kind === 'Prime' && a.expr.kind === 'Ident' ? this.variableOf(a.expr.name, scope) : undefined;
-    const primedIndex = primed?.index;
+    const primedIndex =
+      a.kind === 'Prime' && a.expr.kind === 'Ident' ? this.variableOf(a.expr.name, scope)?.index : undefined;
     return (c: Ctx): ArgRef => new ArgRef(fn, lazyAct, lazyUnchanged, varIndex, primedIndex, c.f);
   }
 
